@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store.c - the RAM store every front end reads and writes.
+ *
+ * A store is a flat table of page pointers, one per PAGE_SIZE of capacity,
+ * so a lookup is one load (brd walks an xarray). Pages come at load
+ * (prealloc) or on first write; a hole reads as zeros. Writers take the
+ * striped lock of the store page they copy into, so two writers of one
+ * logical block (never larger than a page) cannot interleave. Readers take
+ * no lock: they run under rcu_read_lock(), and a discarded page is freed by
+ * call_rcu() only after every reader that could see it is gone.
+ *
+ * All data moves through struct iov_iter: copy_page_{to,from}_iter() walk any
+ * segment layout, so no front end has a copy loop of its own.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+
+#include "ramlld.h"
+#include "compat.h"
+
+#define RAMLLD_LOCK_STRIPES	256	/* power of two */
+
+struct ramlld_lock_stripe {
+	spinlock_t lock;	/* serialises writers of the store pages hashed here */
+} ____cacheline_aligned_in_smp;
+
+struct ramlld_store {
+	unsigned int index;
+	bool prealloc;
+	u64 capacity;			/* bytes */
+	unsigned long nr_pages;
+	struct page **pages;		/* nr_pages slots; NULL is a hole */
+	struct ramlld_lock_stripe locks[RAMLLD_LOCK_STRIPES];
+};
+
+struct ramlld_store *ramlld_stores[RAMLLD_MAX_DEVICES];
+
+u64 ramlld_store_capacity(const struct ramlld_store *store)
+{
+	return store->capacity;
+}
+
+unsigned long ramlld_store_nr_pages(const struct ramlld_store *store)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < store->nr_pages; i++)
+		if (READ_ONCE(store->pages[i]))
+			n++;
+	return n;
+}
+
+static inline spinlock_t *ramlld_store_lock(struct ramlld_store *store,
+					    unsigned long idx)
+{
+	return &store->locks[idx & (RAMLLD_LOCK_STRIPES - 1)].lock;
+}
+
+static inline bool ramlld_store_range_ok(const struct ramlld_store *store,
+					 u64 pos, u64 len)
+{
+	return pos <= store->capacity && len <= store->capacity - pos;
+}
+
+static void ramlld_store_free_page_rcu(struct rcu_head *head)
+{
+	__free_page(container_of(head, struct page, rcu_head));
+}
+
+struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
+					 bool prealloc)
+{
+	struct ramlld_store *store;
+	unsigned long i;
+
+	store = kzalloc(sizeof(*store), GFP_KERNEL);
+	if (!store)
+		return ERR_PTR(-ENOMEM);
+	store->index = index;
+	store->prealloc = prealloc;
+	store->capacity = capacity_bytes;
+	store->nr_pages = DIV_ROUND_UP_ULL(capacity_bytes, PAGE_SIZE);
+	for (i = 0; i < RAMLLD_LOCK_STRIPES; i++)
+		spin_lock_init(&store->locks[i].lock);
+
+	store->pages = kvcalloc(store->nr_pages, sizeof(*store->pages),
+				GFP_KERNEL | __GFP_NOWARN);
+	if (!store->pages)
+		goto fail;
+	if (!prealloc)
+		return store;
+
+	for (i = 0; i < store->nr_pages; i++) {
+		store->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO |
+					     __GFP_NORETRY | __GFP_NOWARN);
+		if (!store->pages[i] || fatal_signal_pending(current))
+			goto fail;
+		cond_resched();
+	}
+	return store;
+
+fail:
+	ramlld_store_destroy(store);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Called once no front end can reach the store any more. */
+void ramlld_store_destroy(struct ramlld_store *store)
+{
+	unsigned long i;
+
+	if (!store)
+		return;
+	/* discards may still have pages waiting for their grace period */
+	rcu_barrier();
+	if (store->pages) {
+		for (i = 0; i < store->nr_pages; i++) {
+			if (store->pages[i])
+				__free_page(store->pages[i]);
+			if (!(i & 0xfff))
+				cond_resched();
+		}
+		kvfree(store->pages);
+	}
+	kfree(store);
+}
+
+int ramlld_store_read(struct ramlld_store *store, u64 pos, struct iov_iter *iter)
+{
+	size_t len = iov_iter_count(iter);
+
+	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
+		return -EINVAL;
+	if (READ_ONCE(ramlld_throw_away_reads)) {
+		iov_iter_advance(iter, len);
+		return 0;
+	}
+
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		unsigned int off = offset_in_page(pos);
+		size_t chunk = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page;
+		size_t done;
+
+		rcu_read_lock();
+		page = READ_ONCE(store->pages[idx]);
+		if (page)
+			done = copy_page_to_iter(page, off, chunk, iter);
+		else
+			done = iov_iter_zero(chunk, iter);
+		rcu_read_unlock();
+		if (unlikely(done != chunk))
+			return -EFAULT;
+		pos += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/*
+ * The page at idx for a write, allocated if it is a hole. may_sleep picks
+ * GFP_NOIO (never recursing into I/O, never the OOM killer thanks to
+ * __GFP_NORETRY) or GFP_ATOMIC for callers that cannot sleep.
+ */
+static struct page *ramlld_store_page_for_write(struct ramlld_store *store,
+						unsigned long idx, bool may_sleep)
+{
+	struct page *page = READ_ONCE(store->pages[idx]);
+	struct page *old;
+	gfp_t gfp;
+
+	if (likely(page))
+		return page;
+	gfp = may_sleep ? GFP_NOIO | __GFP_NORETRY : GFP_ATOMIC;
+	page = alloc_page(gfp | __GFP_ZERO | __GFP_NOWARN);
+	if (!page)
+		return NULL;
+	old = cmpxchg(&store->pages[idx], NULL, page);
+	if (old) {
+		__free_page(page);
+		return old;
+	}
+	return page;
+}
+
+/*
+ * Lock the stripe of idx with the page for writing in place. Returns the
+ * page with the stripe held, or NULL (no memory) with nothing held. A
+ * discard may empty the slot between lookup and lock: look again.
+ */
+static struct page *ramlld_store_lock_page(struct ramlld_store *store,
+					   unsigned long idx, bool may_sleep)
+{
+	spinlock_t *lock = ramlld_store_lock(store, idx);
+	struct page *page;
+
+	for (;;) {
+		page = ramlld_store_page_for_write(store, idx, may_sleep);
+		if (!page)
+			return NULL;
+		spin_lock(lock);
+		if (likely(READ_ONCE(store->pages[idx]) == page))
+			return page;
+		spin_unlock(lock);
+	}
+}
+
+int ramlld_store_write(struct ramlld_store *store, u64 pos, struct iov_iter *iter,
+		       bool may_sleep)
+{
+	size_t len = iov_iter_count(iter);
+
+	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
+		return -EINVAL;
+	if (READ_ONCE(ramlld_throw_away_writes)) {
+		iov_iter_advance(iter, len);
+		return 0;
+	}
+
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		unsigned int off = offset_in_page(pos);
+		size_t chunk = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page;
+		size_t done;
+
+		page = ramlld_store_lock_page(store, idx, may_sleep);
+		if (unlikely(!page))
+			return -ENOMEM;
+		done = copy_page_from_iter(page, off, chunk, iter);
+		spin_unlock(ramlld_store_lock(store, idx));
+		if (unlikely(done != chunk))
+			return -EFAULT;
+		pos += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
+			bool may_sleep)
+{
+	struct bio_vec *bv = __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
+	unsigned int size = bio->bi_iter.bi_size;
+	unsigned long covered = 0, nr_segs = 0;
+	struct iov_iter iter;
+
+	if (!size)
+		return 0;
+	/* a split or cloned bio shares bi_io_vec and starts inside it */
+	while (covered < bio->bi_iter.bi_bvec_done + size)
+		covered += bv[nr_segs++].bv_len;
+
+	if (op_is_write(bio_op(bio))) {
+		iov_iter_bvec(&iter, ITER_SOURCE, bv, nr_segs,
+			      bio->bi_iter.bi_bvec_done + size);
+		iov_iter_advance(&iter, bio->bi_iter.bi_bvec_done);
+		return ramlld_store_write(store, pos, &iter, may_sleep);
+	}
+	iov_iter_bvec(&iter, ITER_DEST, bv, nr_segs,
+		      bio->bi_iter.bi_bvec_done + size);
+	iov_iter_advance(&iter, bio->bi_iter.bi_bvec_done);
+	return ramlld_store_read(store, pos, &iter);
+}
+
+/* Zero [off, off + len) of a page the caller has locked. */
+static void ramlld_store_zero_locked(struct page *page, unsigned int off,
+				     unsigned int len)
+{
+	void *addr = kmap_local_page(page);
+
+	memset(addr + off, 0, len);
+	kunmap_local(addr);
+}
+
+int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
+{
+	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
+		return -EINVAL;
+
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		unsigned int off = offset_in_page(pos);
+		unsigned int chunk = min_t(u64, len, PAGE_SIZE - off);
+		spinlock_t *lock = ramlld_store_lock(store, idx);
+		struct page *page;
+
+		spin_lock(lock);
+		page = READ_ONCE(store->pages[idx]);
+		if (page && (chunk < PAGE_SIZE || store->prealloc)) {
+			ramlld_store_zero_locked(page, off, chunk);
+			page = NULL;
+		} else if (page) {
+			WRITE_ONCE(store->pages[idx], NULL);
+		}
+		spin_unlock(lock);
+		if (page)
+			call_rcu(&page->rcu_head, ramlld_store_free_page_rcu);
+		pos += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
+		      const void *block, unsigned int block_len, bool may_sleep)
+{
+	if (unlikely(!ramlld_store_range_ok(store, pos, len) || !block_len ||
+		     PAGE_SIZE % block_len || pos % block_len || len % block_len))
+		return -EINVAL;
+	if (READ_ONCE(ramlld_throw_away_writes))
+		return 0;
+
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		unsigned int off = offset_in_page(pos);
+		unsigned int chunk = min_t(u64, len, PAGE_SIZE - off);
+		struct page *page;
+		unsigned int o;
+		void *addr;
+
+		page = ramlld_store_lock_page(store, idx, may_sleep);
+		if (unlikely(!page))
+			return -ENOMEM;
+		addr = kmap_local_page(page);
+		for (o = off; o < off + chunk; o += block_len)
+			memcpy(addr + o, block, block_len);
+		kunmap_local(addr);
+		spin_unlock(ramlld_store_lock(store, idx));
+		pos += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
