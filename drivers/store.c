@@ -79,7 +79,7 @@ struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 					 bool prealloc)
 {
 	struct ramlld_store *store;
-	unsigned long i;
+	unsigned long i, needed;
 
 	store = kzalloc(sizeof(*store), GFP_KERNEL);
 	if (!store)
@@ -91,8 +91,17 @@ struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 	for (i = 0; i < RAMLLD_LOCK_STRIPES; i++)
 		spin_lock_init(&store->locks[i].lock);
 
+	/*
+	 * Refuse what cannot fit before taking it: grabbing all memory page by
+	 * page and failing at the end would starve everything else meanwhile.
+	 */
+	needed = DIV_ROUND_UP(store->nr_pages * sizeof(*store->pages), PAGE_SIZE);
+	if (prealloc)
+		needed += store->nr_pages;
+	if ((long)needed > si_mem_available())
+		goto fail;
 	store->pages = kvcalloc(store->nr_pages, sizeof(*store->pages),
-				GFP_KERNEL | __GFP_NOWARN);
+				GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 	if (!store->pages)
 		goto fail;
 	if (!prealloc)

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: queue limits read back from sysfs; unaligned 512-byte direct I/O on a 4096-sector disk is rejected
+# where: guest
+. "$TOP/tests/lib.sh"
+
+ramlld_load mode=bio,mq capacity_mb=8 sector_size=4096 physical_block_size=16384
+for name in ramlld0 ramlldmq0; do
+	q=/sys/block/$name/queue
+	expect_eq "$name logical_block_size" 4096 "$(cat $q/logical_block_size)"
+	expect_eq "$name physical_block_size" 16384 "$(cat $q/physical_block_size)"
+	expect_eq "$name rotational" 0 "$(cat $q/rotational)"
+	expect_eq "$name add_random" 0 "$(cat $q/add_random)"
+	expect_eq "$name discard_granularity" 4096 "$(cat $q/discard_granularity)"
+	expect_eq "$name size in sectors" 16384 "$(cat /sys/block/$name/size)"
+	[ "$(cat $q/discard_max_bytes)" -gt 0 ] || fail "$name: discard not advertised"
+	[ "$(cat $q/write_zeroes_max_bytes)" -gt 0 ] || fail "$name: write zeroes not advertised"
+	# the tuning knobs stay writable
+	for attr in add_random rq_affinity iostats; do
+		old=$(cat $q/$attr)
+		echo 1 > $q/$attr || fail "$name: $attr not writable"
+		expect_eq "$name $attr after write" 1 "$(cat $q/$attr)"
+		echo "$old" > $q/$attr
+	done
+	# 512-byte direct I/O on a 4096-byte-sector disk: the block layer says EINVAL
+	if out=$(dd if=/dev/$name of=/dev/null bs=512 count=1 iflag=direct 2>&1); then
+		fail "$name: 512-byte direct read accepted: $out"
+	fi
+	echo "$out" | grep -q "Invalid argument" || fail "$name: expected EINVAL, got: $out"
+	dd if=/dev/$name of=/dev/null bs=4096 count=1 iflag=direct 2>/dev/null ||
+		fail "$name: aligned 4096-byte read failed"
+	echo "ok: $name limits and alignment"
+done
+ramlld_unload
