@@ -13,8 +13,8 @@ for dev in /dev/ramlld0 /dev/ramlldmq0; do
 	exec 3<&-
 	echo "ok: rmmod refused while $dev open: $(cat /tmp/err)"
 done
-fio --name=busy --filename=/dev/ramlldmq0 --direct=1 --ioengine=libaio --iodepth=16 \
-	--rw=randrw --bs=4k --size=16M --time_based --runtime=4 --output=/dev/null &
+fio --name=busy --filename=/dev/ramlldmq0 --direct=1 --ioengine=libaio --iodepth=4 \
+	--rw=randrw --bs=4k --size=16M --time_based --runtime=3 --output=/dev/null &
 pid=$!
 sleep 1
 refused=0

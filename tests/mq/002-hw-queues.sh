@@ -3,7 +3,7 @@
 # what: nr_hw_queues=1 and one per CPU, hw_queue_depth, shared_tags and blocking: sysfs shows them and data verifies
 # where: guest
 # requires: fio
-# timeout: 200
+# timeout: 300
 . "$TOP/tests/lib.sh"
 
 ncpu=$(nproc)
@@ -14,7 +14,7 @@ check() {
 		expect_eq "$* $d hw queues" "$want_q" "$(ls -d /sys/block/$d/mq/*/ | wc -l)"
 		expect_eq "$* $d nr_tags" "$want_depth" "$(cat /sys/block/$d/mq/0/nr_tags)"
 		fio --name=v --filename=/dev/$d --direct=1 --ioengine=libaio --iodepth=32 --rw=randwrite \
-			--bs=4k --size=100% --verify=crc32c --verify_fatal=1 --output=/dev/null ||
+			--bs=4k --size=4M --verify=crc32c --verify_fatal=1 --output=/dev/null ||
 			fail "$* $d verify failed"
 	done
 	echo "ok: $* -> $want_q hw queues of depth $want_depth, verified"
