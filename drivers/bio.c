@@ -62,7 +62,7 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	if (unlikely(err == -ENOMEM && !may_sleep))
 		bio->bi_status = BLK_STS_AGAIN;
 	else
-		bio->bi_status = errno_to_blk_status(err);
+		bio->bi_status = ramlld_store_errno_to_blk_status(err);
 	if (acct)
 		bio_end_io_acct(bio, start);
 	bio_endio(bio);

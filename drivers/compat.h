@@ -179,4 +179,57 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
 #define RAMLLD_BLK_MQ_F_SHOULD_MERGE	0
 #endif
 
+/* ---- SCSI (scsi.c): begin ---- */
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+
+/*
+ * scsi_done(cmd) replaced cmd->scsi_done(cmd) in 5.16; stable 5.15.135+
+ * carries it too. scsi_done_direct() (5.18) completes in the caller's
+ * context, without blk_mq_complete_request()'s softirq or IPI.
+ */
+#define RAMLLD_HAVE_SCSI_DONE		(RAMLLD_KERNEL_AT_LEAST(5, 16, 0) || \
+					 (RAMLLD_KERNEL_AT_LEAST(5, 15, 135) && \
+					  !RAMLLD_KERNEL_AT_LEAST(5, 16, 0)))
+#define RAMLLD_HAVE_SCSI_DONE_DIRECT	RAMLLD_KERNEL_AT_LEAST(5, 18, 0)
+/* scsi_cmd_to_rq() (5.15) replaced cmd->request */
+#define RAMLLD_HAVE_SCSI_CMD_TO_RQ	RAMLLD_KERNEL_AT_LEAST(5, 15, 0)
+/* slave_alloc() became sdev_init() (6.14) */
+#define RAMLLD_HAVE_SDEV_INIT		RAMLLD_KERNEL_AT_LEAST(6, 14, 0)
+
+static inline void ramlld_compat_scsi_done(struct scsi_cmnd *cmd)
+{
+#if RAMLLD_HAVE_SCSI_DONE
+	scsi_done(cmd);
+#else
+	cmd->scsi_done(cmd);
+#endif
+}
+
+static inline void ramlld_compat_scsi_done_direct(struct scsi_cmnd *cmd)
+{
+#if RAMLLD_HAVE_SCSI_DONE_DIRECT
+	scsi_done_direct(cmd);
+#else
+	ramlld_compat_scsi_done(cmd);
+#endif
+}
+
+static inline struct request *ramlld_compat_scsi_cmd_to_rq(struct scsi_cmnd *cmd)
+{
+#if RAMLLD_HAVE_SCSI_CMD_TO_RQ
+	return scsi_cmd_to_rq(cmd);
+#else
+	return cmd->request;
+#endif
+}
+
+/* host template member for the hook that attaches a LUN (sdev) */
+#if RAMLLD_HAVE_SDEV_INIT
+#define RAMLLD_SHT_SDEV_INIT	sdev_init
+#else
+#define RAMLLD_SHT_SDEV_INIT	slave_alloc
+#endif
+/* ---- SCSI (scsi.c): end ---- */
+
 #endif /* RAMLLD_COMPAT_H */

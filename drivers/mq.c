@@ -72,7 +72,7 @@ static blk_status_t ramlld_mq_do_request(struct ramlld_mq_dev *dev,
 	default:
 		return BLK_STS_NOTSUPP;
 	}
-	return errno_to_blk_status(err);
+	return ramlld_store_errno_to_blk_status(err);
 }
 
 static void ramlld_mq_complete(struct request *rq)

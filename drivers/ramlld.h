@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include <linux/bio.h>
+#include <linux/blk_types.h>
 #include <linux/uio.h>
 #include <linux/hrtimer.h>
 #include <linux/spinlock.h>
@@ -83,6 +84,17 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 		      const void *block, unsigned int block_len, bool may_sleep);
 
 extern struct ramlld_store *ramlld_stores[RAMLLD_MAX_DEVICES];
+
+/*
+ * A store error as a block status: a page that cannot be had fails the
+ * write as a medium would (EIO), not as a retryable resource shortage.
+ */
+static inline blk_status_t ramlld_store_errno_to_blk_status(int err)
+{
+	if (likely(!err))
+		return BLK_STS_OK;
+	return err == -EOPNOTSUPP ? BLK_STS_NOTSUPP : BLK_STS_IOERR;
+}
 
 /* Largest request either block front end accepts, in 512-byte sectors (1 MiB). */
 #define RAMLLD_MAX_HW_SECTORS	2048

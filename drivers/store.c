@@ -27,6 +27,7 @@
 #include "compat.h"
 
 #define RAMLLD_LOCK_STRIPES	256	/* power of two */
+#define RAMLLD_RESERVE_DIVISOR	16	/* lazy stores leave 1/16 of RAM to the system */
 
 struct ramlld_lock_stripe {
 	spinlock_t lock;	/* serialises writers of the store pages hashed here */
@@ -189,6 +190,13 @@ static struct page *ramlld_store_page_for_write(struct ramlld_store *store,
 
 	if (likely(page))
 		return page;
+	/*
+	 * Leave the rest of the system a reserve: a store that takes the last
+	 * pages gets a swapless machine OOM-killed or panicked, where it
+	 * should fail its own writes. Only asked on a hole's first write.
+	 */
+	if (si_mem_available() < (long)(totalram_pages() / RAMLLD_RESERVE_DIVISOR))
+		return NULL;
 	gfp = may_sleep ? GFP_NOIO | __GFP_NORETRY : GFP_ATOMIC;
 	page = alloc_page(gfp | __GFP_ZERO | __GFP_NOWARN);
 	if (!page)

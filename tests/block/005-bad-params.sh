@@ -4,6 +4,9 @@
 # where: guest
 . "$TOP/tests/lib.sh"
 
+# insmod (not ramlld_load: the load must fail) needs ramlld's dependencies present
+for d in $(modinfo -F depends "$RAMLLD_KO" | tr , ' '); do modprobe "$d"; done
+
 check_bad() {
 	local name=$1; shift
 	dmesg -C

@@ -1,0 +1,1092 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scsi_cdb.c - SPC-4/SBC-3 command emulation of the ramlld SCSI LLD.
+ *
+ * Table-driven, as scsi_debug: cdb_ops[] maps an operation code to its CDB
+ * length, flags, the usage data REPORT SUPPORTED OPERATION CODES returns and
+ * a handler. The usage data is also the check: a CDB bit outside it fails
+ * with INVALID FIELD IN CDB (and a field pointer), so what is reported is
+ * what is checked.
+ *
+ * No kernel-only dependency: built into ramlld.ko and, with plain cc, into
+ * tests/unit/scsi_cdb_test.c and tests/fuzz/scsi_cdb_fuzz.c.
+ *
+ * Choices worth knowing:
+ * - VERIFY supports BYTCHK=0 only (range check); BYTCHK!=0 is INVALID FIELD
+ *   IN CDB, and the usage data says so.
+ * - WRITE SAME with an all-zero block (or NDOB) becomes a discard: a hole
+ *   reads as zeros (LBPRZ=1), with or without UNMAP. Any other block fills.
+ * - The transfer length is checked after the LBA range: LBA OUT OF RANGE
+ *   wins over INVALID FIELD IN CDB when both apply.
+ * - Data-out shorter than the CDB announces (MODE SELECT, UNMAP, WRITE SAME)
+ *   is ABORTED COMMAND, DATA PHASE ERROR.
+ * - No MODE PARAMETERS CHANGED unit attention: there is one I_T nexus.
+ */
+#include "scsi_cdb.h"
+
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/compiler.h>
+#include <linux/atomic.h>
+#define cdb_read_once(x)	READ_ONCE(x)
+#define cdb_write_once(x, v)	WRITE_ONCE(x, v)
+#define cdb_xchg(p, v)		xchg(p, v)
+#else
+#include <string.h>
+#define cdb_read_once(x)	(x)
+#define cdb_write_once(x, v)	((x) = (v))
+static inline u32 cdb_xchg(u32 *p, u32 v)
+{
+	u32 old = *p;
+
+	*p = v;
+	return old;
+}
+#endif
+
+static inline u32 cdb_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+/* Byte-wise big-endian access: the same on every host, no alignment needed. */
+static inline u16 get_be16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static inline u32 get_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static inline u64 get_be64(const u8 *p)
+{
+	return (u64)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+static inline void put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static inline void put_be32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline void put_be64(u8 *p, u64 v)
+{
+	put_be32(p, v >> 32);
+	put_be32(p + 4, v);
+}
+
+/*
+ * Data-in under construction: pages are built in small local arrays and put
+ * at their offset; whatever lies past cap is dropped, len keeps the length
+ * the page would have (the allocation length is applied at the end).
+ */
+struct cdb_buf {
+	u8 *p;
+	u32 cap;
+	u32 len;
+};
+
+static void buf_put(struct cdb_buf *b, u32 off, const void *src, u32 n)
+{
+	if (off < b->cap)
+		memcpy(b->p + off, src, cdb_min(n, b->cap - off));
+	if (off + n > b->len)
+		b->len = off + n;
+}
+
+struct cdb_ctx {
+	struct ramlld_cdb_dev *dev;
+	const u8 *cdb;
+	const u8 *dout;
+	u32 dout_len;
+	struct cdb_buf din;
+	struct ramlld_cdb_result *res;
+};
+
+/* ---- sense ---- */
+
+#define SKS_NONE	(-1)
+
+/*
+ * Build sense data: fixed (0x70, 18 bytes) or descriptor (0x72, 8 bytes, +8
+ * with a sense-key specific descriptor). byte >= 0 adds a field pointer:
+ * C/D set for a CDB field, BPV and the bit when bit >= 0.
+ */
+static u8 build_sense(u8 *s, bool desc, u8 key, u16 asc_ascq, int byte,
+		      int bit, bool in_cdb)
+{
+	u8 sks[3] = { 0, 0, 0 };
+
+	if (byte >= 0) {
+		sks[0] = 0x80 | (in_cdb ? 0x40 : 0);
+		if (bit >= 0)
+			sks[0] |= 0x08 | (bit & 7);
+		put_be16(&sks[1], (u16)byte);
+	}
+	memset(s, 0, RAMLLD_CDB_SENSE_LEN);
+	if (desc) {
+		s[0] = 0x72;
+		s[1] = key & 0xf;
+		s[2] = asc_ascq >> 8;
+		s[3] = asc_ascq & 0xff;
+		if (byte < 0)
+			return 8;
+		s[7] = 8;
+		s[8] = 0x02;	/* sense key specific descriptor */
+		s[9] = 0x06;
+		memcpy(&s[12], sks, 3);
+		return 16;
+	}
+	s[0] = 0x70;
+	s[2] = key & 0xf;
+	s[7] = 10;
+	s[12] = asc_ascq >> 8;
+	s[13] = asc_ascq & 0xff;
+	memcpy(&s[15], sks, 3);
+	return 18;
+}
+
+static int check_condition(struct cdb_ctx *c, u8 key, u16 asc_ascq, int byte,
+			   int bit, bool in_cdb)
+{
+	struct ramlld_cdb_result *res = c->res;
+
+	res->status = RAMLLD_CDB_CHECK_CONDITION;
+	res->action = RAMLLD_CDB_NONE;
+	res->din_len = 0;
+	res->sense_len = build_sense(res->sense, cdb_read_once(c->dev->d_sense),
+				     key, asc_ascq, byte, bit, in_cdb);
+	return res->status;
+}
+
+void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
+			  struct ramlld_cdb_result *res, u8 key, u16 asc_ascq)
+{
+	res->status = RAMLLD_CDB_CHECK_CONDITION;
+	res->action = RAMLLD_CDB_NONE;
+	res->din_len = 0;
+	res->sense_len = build_sense(res->sense, cdb_read_once(dev->d_sense),
+				     key, asc_ascq, SKS_NONE, SKS_NONE, false);
+}
+
+static int invalid_cdb(struct cdb_ctx *c, int byte, int bit)
+{
+	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+			       RAMLLD_ASC_INVALID_FIELD_CDB, byte, bit, true);
+}
+
+static int invalid_param(struct cdb_ctx *c, int byte, int bit)
+{
+	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+			       RAMLLD_ASC_INVALID_FIELD_PARAM, byte, bit, false);
+}
+
+static int illegal(struct cdb_ctx *c, u16 asc_ascq)
+{
+	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST, asc_ascq,
+			       SKS_NONE, SKS_NONE, false);
+}
+
+static int data_phase_error(struct cdb_ctx *c)
+{
+	return check_condition(c, RAMLLD_SK_ABORTED_COMMAND,
+			       RAMLLD_ASC_DATA_PHASE_ERROR, SKS_NONE, SKS_NONE,
+			       false);
+}
+
+static int highest_bit(u8 v)
+{
+	int bit = 7;
+
+	while (bit > 0 && !(v & (1u << bit)))
+		bit--;
+	return bit;
+}
+
+static int good_din(struct cdb_ctx *c, u32 alloc_len)
+{
+	c->res->din_len = cdb_min(cdb_min(c->din.len, alloc_len), c->din.cap);
+	return RAMLLD_CDB_GOOD;
+}
+
+/* lba, nr within the capacity (nr == 0 allows lba == nr_blocks). */
+static bool range_ok(const struct ramlld_cdb_dev *dev, u64 lba, u64 nr)
+{
+	return lba <= dev->nr_blocks && nr <= dev->nr_blocks - lba;
+}
+
+static int lba_out_of_range(struct cdb_ctx *c)
+{
+	return illegal(c, RAMLLD_ASC_LBA_OUT_OF_RANGE);
+}
+
+/* ---- identification ---- */
+
+#define INQ_VENDOR	"RAMLLD  "
+#define INQ_PRODUCT	"ramlld          "
+#define INQ_REVISION	"0001"
+#define SERIAL_LEN	12
+
+/* "RAMLLD" and four hex digits of the store index: stable across loads. */
+static void make_serial(const struct ramlld_cdb_dev *dev, u8 *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	u32 i;
+
+	memcpy(s, "RAMLLD", 6);
+	s[6] = '-';
+	s[7] = 'L';
+	for (i = 0; i < 4; i++)
+		s[8 + i] = hex[(dev->index >> (12 - 4 * i)) & 0xf];
+}
+
+/* NAA 3 (locally assigned): "RAMLLD" in 48 bits, the store index in 12. */
+static u64 make_naa(const struct ramlld_cdb_dev *dev)
+{
+	return 3ull << 60 | 0x52414d4c4c44ull << 12 | (dev->index & 0xfff);
+}
+
+static int resp_std_inquiry(struct cdb_ctx *c, u32 alloc)
+{
+	u8 d[66];
+
+	memset(d, 0, sizeof(d));
+	d[0] = 0x00;		/* PQ 0, direct access block device */
+	d[2] = 0x06;		/* SPC-4 */
+	d[3] = 0x12;		/* HISUP, response data format 2 */
+	d[4] = sizeof(d) - 5;
+	d[7] = 0x02;		/* CMDQUE */
+	memcpy(&d[8], INQ_VENDOR, 8);
+	memcpy(&d[16], INQ_PRODUCT, 16);
+	memcpy(&d[32], INQ_REVISION, 4);
+	put_be16(&d[58], 0x00a0);	/* SAM-5 */
+	put_be16(&d[60], 0x0460);	/* SPC-4 */
+	put_be16(&d[62], 0x04c0);	/* SBC-3 */
+	buf_put(&c->din, 0, d, sizeof(d));
+	return good_din(c, alloc);
+}
+
+static const u8 vpd_pages[] = { 0x00, 0x80, 0x83, 0xb0, 0xb1, 0xb2 };
+
+static void vpd_header(u8 *d, u8 page, u16 len)
+{
+	d[0] = 0x00;
+	d[1] = page;
+	put_be16(&d[2], len);
+}
+
+static int resp_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u8 d[64];
+	u32 n;
+
+	memset(d, 0, sizeof(d));
+	switch (page) {
+	case 0x00:	/* supported VPD pages */
+		n = sizeof(vpd_pages);
+		memcpy(&d[4], vpd_pages, n);
+		break;
+	case 0x80:	/* unit serial number */
+		n = SERIAL_LEN;
+		make_serial(dev, &d[4]);
+		break;
+	case 0x83:	/* device identification */
+		/* NAA, binary, logical unit */
+		d[4] = 0x01;
+		d[5] = 0x03;
+		d[7] = 8;
+		put_be64(&d[8], make_naa(dev));
+		/* T10 vendor ID, ASCII, logical unit: vendor + serial */
+		d[16] = 0x02;
+		d[17] = 0x01;
+		d[19] = 8 + SERIAL_LEN;
+		memcpy(&d[20], INQ_VENDOR, 8);
+		make_serial(dev, &d[28]);
+		n = 12 + 4 + 8 + SERIAL_LEN;
+		break;
+	case 0xb0:	/* block limits */
+		n = 0x3c;
+		d[4] = 0x01;	/* WSNZ: WRITE SAME length 0 is not supported */
+		put_be16(&d[6], (u16)(1u << (dev->lbppbe & 0x0f)));
+		put_be32(&d[8], dev->max_xfer_blocks);
+		put_be32(&d[12], dev->opt_xfer_blocks);
+		put_be32(&d[20], dev->max_unmap_blocks);
+		put_be32(&d[24], dev->max_unmap_desc);
+		put_be32(&d[28], dev->unmap_gran_blocks);
+		put_be32(&d[32], 0x80000000);	/* UGAVALID, alignment 0 */
+		put_be64(&d[36], dev->max_ws_blocks);
+		break;
+	case 0xb1:	/* block device characteristics */
+		n = 0x3c;
+		put_be16(&d[4], 1);	/* non-rotating medium */
+		break;
+	case 0xb2:	/* logical block provisioning */
+		n = 4;
+		d[5] = 0x80 | 0x40 | 0x20 | 0x04;	/* LBPU LBPWS LBPWS10 LBPRZ */
+		d[6] = 0x02;				/* thin provisioned */
+		break;
+	default:
+		return invalid_cdb(c, 2, SKS_NONE);
+	}
+	vpd_header(d, page, (u16)n);
+	buf_put(&c->din, 0, d, 4 + n);
+	return good_din(c, alloc);
+}
+
+static int resp_inquiry(struct cdb_ctx *c)
+{
+	const u8 *cdb = c->cdb;
+	u32 alloc = get_be16(&cdb[3]);
+
+	if (cdb[1] & 0x01)
+		return resp_vpd(c, cdb[2], alloc);
+	if (cdb[2])
+		return invalid_cdb(c, 2, SKS_NONE);
+	return resp_std_inquiry(c, alloc);
+}
+
+static int resp_request_sense(struct cdb_ctx *c)
+{
+	struct ramlld_cdb_dev *dev = c->dev;
+	bool desc = c->cdb[1] & 0x01;
+	u8 s[RAMLLD_CDB_SENSE_LEN];
+	u8 key = RAMLLD_SK_NO_SENSE;
+	u16 asc = RAMLLD_ASC_NONE;
+	u32 ua = cdb_read_once(dev->ua) ? cdb_xchg(&dev->ua, 0) : 0;
+	u8 n;
+
+	if (ua) {
+		key = RAMLLD_SK_UNIT_ATTENTION;
+		asc = ua == RAMLLD_UA_POWER_ON ? RAMLLD_ASC_POWER_ON :
+		      ua == RAMLLD_UA_BUS_RESET ? RAMLLD_ASC_BUS_RESET :
+		      RAMLLD_ASC_DEVICE_RESET;
+	} else if (cdb_read_once(dev->stopped)) {
+		key = RAMLLD_SK_NOT_READY;
+		asc = RAMLLD_ASC_NOT_READY_INIT_REQ;
+	}
+	n = build_sense(s, desc, key, asc, SKS_NONE, SKS_NONE, false);
+	buf_put(&c->din, 0, s, n);
+	return good_din(c, c->cdb[4]);
+}
+
+static int resp_report_luns(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u32 alloc = get_be32(&c->cdb[6]);
+	u32 i, n;
+	u8 hdr[8], lun[8];
+
+	switch (c->cdb[2]) {
+	case 0x00:	/* all logical units but well-known ones */
+	case 0x02:	/* all */
+		n = dev->tgt_nr_luns;
+		break;
+	case 0x01:	/* well-known logical units only: none */
+		n = 0;
+		break;
+	default:
+		return invalid_cdb(c, 2, SKS_NONE);
+	}
+	memset(hdr, 0, sizeof(hdr));
+	put_be32(hdr, n * 8);
+	buf_put(&c->din, 0, hdr, 8);
+	for (i = 0; i < n; i++) {
+		memset(lun, 0, sizeof(lun));
+		if (i < 256) {		/* peripheral device addressing */
+			lun[1] = i;
+		} else {		/* flat space addressing */
+			lun[0] = 0x40 | ((i >> 8) & 0x3f);
+			lun[1] = i & 0xff;
+		}
+		buf_put(&c->din, 8 + 8 * i, lun, 8);
+	}
+	return good_din(c, alloc);
+}
+
+/* ---- capacity ---- */
+
+static int resp_read_capacity10(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u64 last = dev->nr_blocks ? dev->nr_blocks - 1 : 0;
+	u8 d[8];
+
+	put_be32(&d[0], last > 0xffffffffull ? 0xffffffff : (u32)last);
+	put_be32(&d[4], dev->block_size);
+	buf_put(&c->din, 0, d, sizeof(d));
+	return good_din(c, sizeof(d));
+}
+
+static int resp_read_capacity16(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u8 d[32];
+
+	memset(d, 0, sizeof(d));
+	put_be64(&d[0], dev->nr_blocks ? dev->nr_blocks - 1 : 0);
+	put_be32(&d[8], dev->block_size);
+	d[13] = dev->lbppbe & 0x0f;
+	d[14] = 0x80 | 0x40;	/* LBPME, LBPRZ; lowest aligned LBA 0 */
+	buf_put(&c->din, 0, d, sizeof(d));
+	return good_din(c, get_be32(&c->cdb[10]));
+}
+
+/* ---- mode pages ---- */
+
+enum { PC_CURRENT = 0, PC_CHANGEABLE = 1, PC_DEFAULT = 2, PC_SAVED = 3 };
+
+#define CACHING_PAGE_LEN	20
+#define CONTROL_PAGE_LEN	12
+
+static void mode_caching(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
+{
+	memset(p, 0, CACHING_PAGE_LEN);
+	p[0] = 0x08;
+	p[1] = CACHING_PAGE_LEN - 2;
+	if (pc == PC_CHANGEABLE)
+		p[2] = 0x04;
+	else if (pc == PC_DEFAULT ? dev->wce_default : cdb_read_once(dev->wce))
+		p[2] = 0x04;
+}
+
+static void mode_control(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
+{
+	memset(p, 0, CONTROL_PAGE_LEN);
+	p[0] = 0x0a;
+	p[1] = CONTROL_PAGE_LEN - 2;
+	if (pc == PC_CHANGEABLE) {
+		p[2] = 0x04;	/* D_SENSE */
+		return;
+	}
+	p[2] = 0x02;		/* GLTSD: no log parameters to save */
+	if (pc == PC_CURRENT && cdb_read_once(dev->d_sense))
+		p[2] |= 0x04;
+	p[3] = 0x10;		/* queue algorithm modifier 1: unrestricted */
+}
+
+static int resp_mode_sense(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	const u8 *cdb = c->cdb;
+	bool ms10 = cdb[0] == 0x5a;
+	bool dbd = cdb[1] & 0x08;
+	bool llbaa = ms10 && (cdb[1] & 0x10);
+	int pc = cdb[2] >> 6;
+	u8 page = cdb[2] & 0x3f, subpage = cdb[3];
+	u32 alloc = ms10 ? get_be16(&cdb[7]) : cdb[4];
+	u32 hlen = ms10 ? 8 : 4, bdlen = dbd ? 0 : (llbaa ? 16 : 8);
+	u32 off = hlen + bdlen;
+	u8 hdr[8], bd[16], pg[CACHING_PAGE_LEN];
+
+	if (pc == PC_SAVED)
+		return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+				       RAMLLD_ASC_SAVING_NOT_SUPP, 2, 7, true);
+	if (page != 0x08 && page != 0x0a && page != 0x3f)
+		return invalid_cdb(c, 2, 5);
+	if (subpage != 0x00 && subpage != 0xff)
+		return invalid_cdb(c, 3, SKS_NONE);
+
+	memset(bd, 0, sizeof(bd));
+	if (bdlen && pc != PC_CHANGEABLE) {
+		if (llbaa) {
+			put_be64(&bd[0], dev->nr_blocks);
+			put_be32(&bd[12], dev->block_size);
+		} else {
+			put_be32(&bd[0], dev->nr_blocks > 0xffffffffull ?
+				 0xffffffff : (u32)dev->nr_blocks);
+			put_be32(&bd[4], dev->block_size & 0xffffff);
+		}
+	}
+	buf_put(&c->din, hlen, bd, bdlen);
+	if (page == 0x08 || page == 0x3f) {
+		mode_caching(dev, pc, pg);
+		buf_put(&c->din, off, pg, CACHING_PAGE_LEN);
+		off += CACHING_PAGE_LEN;
+	}
+	if (page == 0x0a || page == 0x3f) {
+		mode_control(dev, pc, pg);
+		buf_put(&c->din, off, pg, CONTROL_PAGE_LEN);
+		off += CONTROL_PAGE_LEN;
+	}
+
+	/* header last: the mode data length is known now */
+	memset(hdr, 0, sizeof(hdr));
+	if (ms10) {
+		put_be16(&hdr[0], (u16)(off - 2));
+		hdr[3] = pc == PC_CHANGEABLE ? 0 : 0x10;	/* DPOFUA */
+		hdr[4] = llbaa && bdlen ? 0x01 : 0;		/* LONGLBA */
+		put_be16(&hdr[6], (u16)bdlen);
+	} else {
+		hdr[0] = off - 1;
+		hdr[2] = pc == PC_CHANGEABLE ? 0 : 0x10;
+		hdr[3] = bdlen;
+	}
+	buf_put(&c->din, 0, hdr, hlen);
+	return good_din(c, alloc);
+}
+
+static int param_length_error(struct cdb_ctx *c)
+{
+	return illegal(c, RAMLLD_ASC_PARAM_LIST_LENGTH);
+}
+
+/*
+ * Check a page of a MODE SELECT parameter list against the current values:
+ * a byte may differ only in the changeable bits.
+ */
+static int select_page(struct cdb_ctx *c, const u8 *p, u32 off,
+		       const u8 *cur, const u8 *chg, u32 len)
+{
+	u32 i;
+
+	if (p[off + 1] != len - 2)
+		return invalid_param(c, off + 1, SKS_NONE);
+	for (i = 2; i < len; i++) {
+		u8 bad = (p[off + i] ^ cur[i]) & ~chg[i];
+
+		if (bad)
+			return invalid_param(c, off + i, highest_bit(bad));
+	}
+	return RAMLLD_CDB_GOOD;
+}
+
+static int resp_mode_select(struct cdb_ctx *c)
+{
+	struct ramlld_cdb_dev *dev = c->dev;
+	const u8 *cdb = c->cdb, *p = c->dout;
+	bool ms10 = cdb[0] == 0x55;
+	u32 plen = ms10 ? get_be16(&cdb[7]) : cdb[4];
+	u32 hlen = ms10 ? 8 : 4, bdlen, off;
+	u8 cur[CACHING_PAGE_LEN], chg[CACHING_PAGE_LEN];
+	u8 wce = cdb_read_once(dev->wce), d_sense = cdb_read_once(dev->d_sense);
+	bool longlba;
+
+	if (cdb[1] & 0x01)		/* SP: nothing can be saved */
+		return invalid_cdb(c, 1, 0);
+	if (!plen)
+		return RAMLLD_CDB_GOOD;
+	if (!(cdb[1] & 0x10))		/* PF=0: vendor-specific format */
+		return invalid_cdb(c, 1, 4);
+	if (plen > RAMLLD_CDB_BUF_LEN)
+		return invalid_cdb(c, ms10 ? 7 : 4, SKS_NONE);
+	if (c->dout_len < plen)
+		return data_phase_error(c);
+	if (plen < hlen)
+		return param_length_error(c);
+
+	if (p[ms10 ? 2 : 1])		/* medium type */
+		return invalid_param(c, ms10 ? 2 : 1, SKS_NONE);
+	longlba = ms10 && (p[4] & 0x01);
+	bdlen = ms10 ? get_be16(&p[6]) : p[3];
+	if (bdlen && bdlen != (longlba ? 16u : 8u))
+		return invalid_param(c, ms10 ? 6 : 3, SKS_NONE);
+	if (hlen + bdlen > plen)
+		return param_length_error(c);
+	if (bdlen) {
+		/* the geometry cannot change: 0 or the current values only */
+		const u8 *bd = &p[hlen];
+		u64 nr = longlba ? get_be64(bd) : get_be32(bd);
+		u64 cur_nr = longlba || dev->nr_blocks <= 0xffffffffull ?
+			     dev->nr_blocks : 0xffffffffull;
+		u32 blen = longlba ? get_be32(&bd[12]) :
+			   get_be32(&bd[4]) & 0xffffff;
+
+		if (nr && nr != cur_nr)
+			return invalid_param(c, hlen, SKS_NONE);
+		if (blen != dev->block_size)
+			return invalid_param(c, hlen + (longlba ? 12 : 5),
+					     SKS_NONE);
+	}
+
+	for (off = hlen + bdlen; off < plen;) {
+		u8 code = p[off] & 0x3f;
+		u32 len;
+		int ret;
+
+		if (plen - off < 2)
+			return param_length_error(c);
+		if (p[off] & 0x40)	/* SPF: no subpages here */
+			return invalid_param(c, off, 6);
+		len = 2 + p[off + 1];
+		if (len > plen - off)
+			return param_length_error(c);
+		if (code == 0x08) {
+			mode_caching(dev, PC_CURRENT, cur);
+			mode_caching(dev, PC_CHANGEABLE, chg);
+			ret = select_page(c, p, off, cur, chg, CACHING_PAGE_LEN);
+			if (ret)
+				return ret;
+			wce = !!(p[off + 2] & 0x04);
+		} else if (code == 0x0a) {
+			mode_control(dev, PC_CURRENT, cur);
+			mode_control(dev, PC_CHANGEABLE, chg);
+			ret = select_page(c, p, off, cur, chg, CONTROL_PAGE_LEN);
+			if (ret)
+				return ret;
+			d_sense = !!(p[off + 2] & 0x04);
+		} else {
+			return invalid_param(c, off, 5);
+		}
+		off += len;
+	}
+	cdb_write_once(dev->wce, wce);
+	cdb_write_once(dev->d_sense, d_sense);
+	return RAMLLD_CDB_GOOD;
+}
+
+/* ---- media ---- */
+
+/* LBA and length fields of READ/WRITE/VERIFY/SYNCHRONIZE CACHE/WRITE SAME. */
+static void decode_lba(const u8 *cdb, u64 *lba, u32 *nr, int *len_byte)
+{
+	switch (cdb[0] >> 5) {
+	case 0:		/* 6-byte */
+		*lba = (u32)(cdb[1] & 0x1f) << 16 | get_be16(&cdb[2]);
+		*nr = cdb[4] ? cdb[4] : 256;
+		*len_byte = 4;
+		break;
+	case 5:		/* 12-byte */
+		*lba = get_be32(&cdb[2]);
+		*nr = get_be32(&cdb[6]);
+		*len_byte = 6;
+		break;
+	case 4:		/* 16-byte */
+		*lba = get_be64(&cdb[2]);
+		*nr = get_be32(&cdb[10]);
+		*len_byte = 10;
+		break;
+	default:	/* 10-byte */
+		*lba = get_be32(&cdb[2]);
+		*nr = get_be16(&cdb[7]);
+		*len_byte = 7;
+		break;
+	}
+}
+
+static int resp_rw(struct cdb_ctx *c)
+{
+	struct ramlld_cdb_result *res = c->res;
+	u64 lba;
+	u32 nr;
+	int len_byte;
+
+	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	if (!range_ok(c->dev, lba, nr))
+		return lba_out_of_range(c);
+	if (nr > c->dev->max_xfer_blocks)
+		return invalid_cdb(c, len_byte, SKS_NONE);
+	if (!nr)
+		return RAMLLD_CDB_GOOD;
+	/* READ is 0x08/0x28/0xa8/0x88: bit 1 clear; WRITE has it set */
+	res->action = c->cdb[0] & 0x02 ? RAMLLD_CDB_WRITE : RAMLLD_CDB_READ;
+	res->lba = lba;
+	res->nr_blocks = nr;
+	res->fua = (c->cdb[0] >> 5) && (c->cdb[1] & 0x08);
+	return RAMLLD_CDB_GOOD;
+}
+
+static int resp_verify(struct cdb_ctx *c)
+{
+	u64 lba;
+	u32 nr;
+	int len_byte;
+
+	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	if (!range_ok(c->dev, lba, nr))
+		return lba_out_of_range(c);
+	if (nr) {
+		c->res->action = RAMLLD_CDB_VERIFY;
+		c->res->lba = lba;
+		c->res->nr_blocks = nr;
+	}
+	return RAMLLD_CDB_GOOD;
+}
+
+static int resp_sync_cache(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u64 lba;
+	u32 nr;
+	int len_byte;
+
+	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	/* 0 blocks: from lba to the end, lba must be inside */
+	if (nr ? !range_ok(dev, lba, nr) : lba >= dev->nr_blocks)
+		return lba_out_of_range(c);
+	c->res->action = RAMLLD_CDB_SYNC;
+	c->res->lba = lba;
+	c->res->nr_blocks = nr;
+	if (!nr)
+		c->res->nr_blocks = dev->nr_blocks - lba > 0xffffffffull ?
+				    0xffffffff : (u32)(dev->nr_blocks - lba);
+	return RAMLLD_CDB_GOOD;
+}
+
+static const u8 zero_block[RAMLLD_CDB_MAX_BLOCK];
+
+static bool all_zero(const u8 *p, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static int resp_write_same(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	struct ramlld_cdb_result *res = c->res;
+	bool ndob = c->cdb[0] == 0x93 && (c->cdb[1] & 0x01);
+	u64 lba;
+	u32 nr;
+	int len_byte;
+
+	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	if (!nr)			/* WSNZ=1 */
+		return invalid_cdb(c, len_byte, SKS_NONE);
+	if (!range_ok(dev, lba, nr))
+		return lba_out_of_range(c);
+	if (nr > dev->max_ws_blocks)
+		return invalid_cdb(c, len_byte, SKS_NONE);
+	if (ndob) {
+		res->block = zero_block;
+	} else {
+		if (c->dout_len < dev->block_size)
+			return data_phase_error(c);
+		res->block = c->dout;
+	}
+	res->action = all_zero(res->block, dev->block_size) ?
+		      RAMLLD_CDB_DISCARD : RAMLLD_CDB_FILL;
+	res->lba = lba;
+	res->nr_blocks = nr;
+	return RAMLLD_CDB_GOOD;
+}
+
+void ramlld_cdb_unmap_desc(const u8 *dout, u32 i, u64 *lba, u32 *nr_blocks)
+{
+	const u8 *d = dout + 8 + 16 * i;
+
+	*lba = get_be64(d);
+	*nr_blocks = get_be32(d + 8);
+}
+
+static int resp_unmap(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u32 plen = get_be16(&c->cdb[7]);
+	u32 i, nr_desc;
+	const u8 *p = c->dout;
+
+	if (!plen)
+		return RAMLLD_CDB_GOOD;
+	if (plen < 8)
+		return param_length_error(c);
+	plen = cdb_min(plen, (u32)RAMLLD_CDB_BUF_LEN);
+	if (c->dout_len < plen)
+		return data_phase_error(c);
+	/* an incomplete last descriptor is ignored (SBC-3 5.28.2) */
+	nr_desc = cdb_min((u32)get_be16(&p[2]), plen - 8) / 16;
+	if (nr_desc > dev->max_unmap_desc)
+		return invalid_param(c, 2, SKS_NONE);
+	for (i = 0; i < nr_desc; i++) {
+		u64 lba;
+		u32 nr;
+
+		ramlld_cdb_unmap_desc(p, i, &lba, &nr);
+		if (nr > dev->max_unmap_blocks)
+			return invalid_param(c, 8 + 16 * i + 8, SKS_NONE);
+		if (!range_ok(dev, lba, nr))
+			return lba_out_of_range(c);
+	}
+	if (nr_desc) {
+		c->res->action = RAMLLD_CDB_UNMAP;
+		c->res->nr_desc = nr_desc;
+	}
+	return RAMLLD_CDB_GOOD;
+}
+
+/* ---- other ---- */
+
+static int resp_good(struct cdb_ctx *c)
+{
+	(void)c;
+	return RAMLLD_CDB_GOOD;
+}
+
+static int resp_start_stop(struct cdb_ctx *c)
+{
+	cdb_write_once(c->dev->stopped, !(c->cdb[4] & 0x01));
+	return RAMLLD_CDB_GOOD;
+}
+
+static int resp_report_opcodes(struct cdb_ctx *c);
+
+/* ---- the table ---- */
+
+#define F_SA		0x01	/* byte 1 bits 4..0: the service action */
+#define F_MEDIA		0x02	/* NOT READY while stopped */
+#define F_NO_UA		0x04	/* reports no unit attention */
+#define F_DIN		0x08	/* builds data-in */
+
+struct cdb_op {
+	u8 len;
+	u8 flags;
+	u8 usage[16];	/* CDB usage data: opcode (and SA), then the bits read */
+	int (*resp)(struct cdb_ctx *c);
+};
+
+#define RW6(op)		{ 6, F_MEDIA, { op, 0x1f, 0xff, 0xff, 0xff, 0 }, resp_rw }
+#define RW10(op)	{ 10, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0, \
+					 0xff, 0xff, 0 }, resp_rw }
+#define RW12(op)	{ 12, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, \
+					 0xff, 0xff, 0xff, 0, 0 }, resp_rw }
+#define RW16(op)	{ 16, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, \
+					 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+					 0xff, 0, 0 }, resp_rw }
+
+static const struct cdb_op cdb_ops[256] = {
+	[0x00] = { 6, F_MEDIA, { 0x00, 0, 0, 0, 0, 0 }, resp_good },
+	[0x03] = { 6, F_NO_UA | F_DIN, { 0x03, 0x01, 0, 0, 0xff, 0 },
+		   resp_request_sense },
+	[0x08] = RW6(0x08),
+	[0x0a] = RW6(0x0a),
+	[0x12] = { 6, F_NO_UA | F_DIN, { 0x12, 0x01, 0xff, 0xff, 0xff, 0 },
+		   resp_inquiry },
+	[0x15] = { 6, 0, { 0x15, 0x11, 0, 0, 0xff, 0 }, resp_mode_select },
+	[0x1a] = { 6, F_DIN, { 0x1a, 0x08, 0xff, 0xff, 0xff, 0 },
+		   resp_mode_sense },
+	[0x1b] = { 6, 0, { 0x1b, 0x01, 0, 0, 0x07, 0 }, resp_start_stop },
+	[0x1e] = { 6, 0, { 0x1e, 0, 0, 0, 0x03, 0 }, resp_good },
+	[0x25] = { 10, F_DIN, { 0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+		   resp_read_capacity10 },
+	[0x28] = RW10(0x28),
+	[0x2a] = RW10(0x2a),
+	[0x2f] = { 10, F_MEDIA, { 0x2f, 0x10, 0xff, 0xff, 0xff, 0xff, 0,
+				  0xff, 0xff, 0 }, resp_verify },
+	[0x35] = { 10, F_MEDIA, { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0,
+				  0xff, 0xff, 0 }, resp_sync_cache },
+	[0x41] = { 10, F_MEDIA, { 0x41, 0x08, 0xff, 0xff, 0xff, 0xff, 0,
+				  0xff, 0xff, 0 }, resp_write_same },
+	[0x42] = { 10, F_MEDIA, { 0x42, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
+		   resp_unmap },
+	[0x55] = { 10, 0, { 0x55, 0x11, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
+		   resp_mode_select },
+	[0x5a] = { 10, F_DIN, { 0x5a, 0x18, 0xff, 0xff, 0, 0, 0, 0xff, 0xff,
+				0 }, resp_mode_sense },
+	[0x88] = RW16(0x88),
+	[0x8a] = RW16(0x8a),
+	[0x8f] = { 16, F_MEDIA, { 0x8f, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0, 0 }, resp_verify },
+	[0x91] = { 16, F_MEDIA, { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0, 0 }, resp_sync_cache },
+	[0x93] = { 16, F_MEDIA, { 0x93, 0x09, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0, 0 }, resp_write_same },
+	/* SERVICE ACTION IN(16) / READ CAPACITY(16) */
+	[0x9e] = { 16, F_SA | F_DIN, { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0,
+				       0xff, 0xff, 0xff, 0xff, 0, 0 },
+		   resp_read_capacity16 },
+	[0xa0] = { 12, F_NO_UA | F_DIN, { 0xa0, 0, 0xff, 0, 0, 0, 0xff, 0xff,
+					  0xff, 0xff, 0, 0 },
+		   resp_report_luns },
+	/* MAINTENANCE IN / REPORT SUPPORTED OPERATION CODES */
+	[0xa3] = { 12, F_SA | F_DIN, { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff,
+				       0xff, 0xff, 0xff, 0xff, 0, 0 },
+		   resp_report_opcodes },
+	[0xa8] = RW12(0xa8),
+	[0xaa] = RW12(0xaa),
+};
+
+static int resp_report_opcodes(struct cdb_ctx *c)
+{
+	const u8 *cdb = c->cdb;
+	bool rctd = cdb[2] & 0x80;
+	u8 ropt = cdb[2] & 0x07, req_op = cdb[3];
+	u16 req_sa = get_be16(&cdb[4]);
+	u32 alloc = get_be32(&cdb[6]);
+	const struct cdb_op *e = &cdb_ops[req_op];
+	u8 d[20], to[12];
+	bool supp;
+	u32 off;
+	int op;
+
+	memset(to, 0, sizeof(to));
+	put_be16(to, 0x0a);	/* timeouts descriptor: no timeouts given */
+
+	if (ropt == 0) {
+		off = 4;
+		for (op = 0; op < 256; op++) {
+			e = &cdb_ops[op];
+			if (!e->resp)
+				continue;
+			memset(d, 0, 8);
+			d[0] = op;
+			if (e->flags & F_SA)
+				put_be16(&d[2], e->usage[1] & 0x1f);
+			d[5] = (rctd ? 0x02 : 0) | (e->flags & F_SA ? 0x01 : 0);
+			put_be16(&d[6], e->len);
+			buf_put(&c->din, off, d, 8);
+			off += 8;
+			if (rctd) {
+				buf_put(&c->din, off, to, sizeof(to));
+				off += sizeof(to);
+			}
+		}
+		put_be32(d, off - 4);
+		buf_put(&c->din, 0, d, 4);
+		return good_din(c, alloc);
+	}
+
+	switch (ropt) {
+	case 1:		/* opcode only: not for one with service actions */
+		if (e->resp && (e->flags & F_SA))
+			return invalid_cdb(c, 3, SKS_NONE);
+		supp = e->resp;
+		break;
+	case 2:		/* opcode and service action */
+		if (e->resp && !(e->flags & F_SA))
+			return invalid_cdb(c, 3, SKS_NONE);
+		supp = e->resp && req_sa == (e->usage[1] & 0x1f);
+		break;
+	case 3:		/* opcode, and service action if it has them */
+		supp = e->resp &&
+		       (!(e->flags & F_SA) || req_sa == (e->usage[1] & 0x1f));
+		break;
+	default:
+		return invalid_cdb(c, 2, 2);
+	}
+	memset(d, 0, sizeof(d));
+	if (!supp) {
+		d[1] = 0x01;	/* not supported */
+		buf_put(&c->din, 0, d, 4);
+		return good_din(c, alloc);
+	}
+	d[1] = (rctd ? 0x80 : 0) | 0x03;	/* supported, as the standard says */
+	put_be16(&d[2], e->len);
+	memcpy(&d[4], e->usage, e->len);
+	buf_put(&c->din, 0, d, 4 + e->len);
+	if (rctd)
+		buf_put(&c->din, 4 + e->len, to, sizeof(to));
+	return good_din(c, alloc);
+}
+
+/* ---- entry points ---- */
+
+void ramlld_cdb_dev_reset(struct ramlld_cdb_dev *dev, enum ramlld_cdb_ua ua)
+{
+	if (ua == RAMLLD_UA_POWER_ON) {
+		cdb_write_once(dev->wce, dev->wce_default);
+		cdb_write_once(dev->d_sense, 0);
+		cdb_write_once(dev->stopped, 0);
+	}
+	/* keep the pending condition of highest precedence */
+	if (ua > cdb_read_once(dev->ua))
+		cdb_write_once(dev->ua, ua);
+}
+
+u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
+			u32 cdb_len)
+{
+	u32 n;
+
+	if (!cdb_len || cdb_len < cdb_ops[cdb[0]].len)
+		return 0;
+	switch (cdb[0]) {
+	case 0x15:	/* MODE SELECT(6) */
+		n = cdb[4];
+		break;
+	case 0x55:	/* MODE SELECT(10) */
+	case 0x42:	/* UNMAP */
+		n = get_be16(&cdb[7]);
+		break;
+	case 0x93:	/* WRITE SAME(16): one block unless NDOB */
+		n = cdb[1] & 0x01 ? 0 : dev->block_size;
+		break;
+	case 0x41:	/* WRITE SAME(10) */
+		n = dev->block_size;
+		break;
+	default:
+		return 0;
+	}
+	return cdb_min(n, (u32)RAMLLD_CDB_BUF_LEN);
+}
+
+u32 ramlld_cdb_din_len(const u8 *cdb, u32 cdb_len)
+{
+	if (!cdb_len || !(cdb_ops[cdb[0]].flags & F_DIN))
+		return 0;
+	return RAMLLD_CDB_BUF_LEN;
+}
+
+static int take_ua(struct cdb_ctx *c)
+{
+	static const u16 asc[] = {
+		[RAMLLD_UA_DEVICE_RESET] = RAMLLD_ASC_DEVICE_RESET,
+		[RAMLLD_UA_BUS_RESET] = RAMLLD_ASC_BUS_RESET,
+		[RAMLLD_UA_POWER_ON] = RAMLLD_ASC_POWER_ON,
+	};
+	u32 ua = cdb_xchg(&c->dev->ua, 0);
+
+	if (!ua || ua > RAMLLD_UA_POWER_ON)
+		return RAMLLD_CDB_GOOD;
+	return check_condition(c, RAMLLD_SK_UNIT_ATTENTION, asc[ua], SKS_NONE,
+			       SKS_NONE, false);
+}
+
+int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
+		       const u8 *dout, u32 dout_len, u8 *din, u32 din_cap,
+		       struct ramlld_cdb_result *res)
+{
+	struct cdb_ctx c = {
+		.dev = dev, .cdb = cdb, .dout = dout, .dout_len = dout_len,
+		.din = { .p = din, .cap = din ? din_cap : 0, .len = 0 },
+		.res = res,
+	};
+	const struct cdb_op *e;
+	u32 i;
+
+	memset(res, 0, sizeof(*res));
+	if (!dout)
+		c.dout_len = 0;
+	if (!cdb_len)
+		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
+	e = &cdb_ops[cdb[0]];
+	if (!e->resp)
+		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
+	if (cdb_len < e->len)
+		return illegal(&c, RAMLLD_ASC_INVALID_FIELD_CDB);
+	if ((e->flags & F_SA) && (cdb[1] & 0x1f) != (e->usage[1] & 0x1f))
+		return invalid_cdb(&c, 1, 4);
+	if (!(e->flags & F_NO_UA) && cdb_read_once(dev->ua) && take_ua(&c))
+		return res->status;
+	for (i = 1; i < e->len; i++) {
+		u8 allowed = e->usage[i] | (i == 1 && (e->flags & F_SA) ? 0x1f : 0);
+		u8 bad = cdb[i] & ~allowed;
+
+		if (bad)
+			return invalid_cdb(&c, i, highest_bit(bad));
+	}
+	if ((e->flags & F_MEDIA) && cdb_read_once(dev->stopped))
+		return check_condition(&c, RAMLLD_SK_NOT_READY,
+				       RAMLLD_ASC_NOT_READY_INIT_REQ, SKS_NONE,
+				       SKS_NONE, false);
+	if ((e->flags & F_DIN) && c.din.cap)
+		memset(din, 0, c.din.cap);
+	return e->resp(&c);
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scsi_cdb.h - SPC-4/SBC-3 command emulation of the ramlld SCSI LLD.
+ *
+ * The decision logic (CDB decoding, data-in pages, sense) has no kernel-only
+ * dependency: the same scsi_cdb.c builds into the module and, with plain cc,
+ * into host unit tests and a libFuzzer target. It never touches a store:
+ * a media command comes back as an action (read, write, fill, discard, ...)
+ * that the front end (scsi.c) carries out.
+ *
+ * Buffers: ramlld_cdb_execute() reads at most dout_len bytes of dout and
+ * writes at most din_cap bytes of din, whatever the CDB says.
+ * Context: does not sleep, takes no lock, allocates nothing.
+ */
+#ifndef RAMLLD_SCSI_CDB_H
+#define RAMLLD_SCSI_CDB_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+#endif
+
+/* SAM status codes */
+#define RAMLLD_CDB_GOOD			0x00
+#define RAMLLD_CDB_CHECK_CONDITION	0x02
+
+/* Sense keys */
+#define RAMLLD_SK_NO_SENSE		0x0
+#define RAMLLD_SK_NOT_READY		0x2
+#define RAMLLD_SK_ILLEGAL_REQUEST	0x5
+#define RAMLLD_SK_UNIT_ATTENTION	0x6
+#define RAMLLD_SK_DATA_PROTECT		0x7
+#define RAMLLD_SK_ABORTED_COMMAND	0xb
+
+/* Additional sense codes (ASC << 8 | ASCQ) */
+#define RAMLLD_ASC_NONE			0x0000
+/* LOGICAL UNIT NOT READY, INITIALIZING COMMAND REQUIRED */
+#define RAMLLD_ASC_NOT_READY_INIT_REQ	0x0402
+#define RAMLLD_ASC_PARAM_LIST_LENGTH	0x1a00	/* PARAMETER LIST LENGTH ERROR */
+#define RAMLLD_ASC_INVALID_OPCODE	0x2000	/* INVALID COMMAND OPERATION CODE */
+#define RAMLLD_ASC_LBA_OUT_OF_RANGE	0x2100	/* LOGICAL BLOCK ADDRESS OUT OF RANGE */
+#define RAMLLD_ASC_INVALID_FIELD_CDB	0x2400	/* INVALID FIELD IN CDB */
+#define RAMLLD_ASC_INVALID_FIELD_PARAM	0x2600	/* INVALID FIELD IN PARAMETER LIST */
+#define RAMLLD_ASC_SPACE_ALLOC_FAILED	0x2707	/* SPACE ALLOCATION FAILED WRITE PROTECT */
+#define RAMLLD_ASC_POWER_ON		0x2901	/* POWER ON OCCURRED */
+#define RAMLLD_ASC_BUS_RESET		0x2902	/* SCSI BUS RESET OCCURRED */
+#define RAMLLD_ASC_DEVICE_RESET		0x2903	/* BUS DEVICE RESET FUNCTION OCCURRED */
+#define RAMLLD_ASC_SAVING_NOT_SUPP	0x3900	/* SAVING PARAMETERS NOT SUPPORTED */
+#define RAMLLD_ASC_DATA_PHASE_ERROR	0x4b00	/* DATA PHASE ERROR */
+
+/* Longest sense this code builds (fixed: 18 bytes, descriptor: 16). */
+#define RAMLLD_CDB_SENSE_LEN		18
+/*
+ * Data-in and data-out of the non-media commands never need more than this:
+ * the front end may size its bounce buffer to it. A WRITE SAME block
+ * (logical block size <= 4096) and an UNMAP list fit as well.
+ */
+#define RAMLLD_CDB_BUF_LEN		4096
+/* Logical block sizes this code accepts. */
+#define RAMLLD_CDB_MIN_BLOCK		512
+#define RAMLLD_CDB_MAX_BLOCK		4096
+/* UNMAP descriptors accepted in one command (fits RAMLLD_CDB_BUF_LEN). */
+#define RAMLLD_CDB_MAX_UNMAP_DESC	128
+
+/* What the front end must do with the store after a GOOD status. */
+enum ramlld_cdb_action {
+	RAMLLD_CDB_NONE = 0,	/* nothing: data-in (din_len bytes) or no data */
+	RAMLLD_CDB_READ,	/* copy lba, nr_blocks from the store to data-in */
+	RAMLLD_CDB_WRITE,	/* copy lba, nr_blocks from data-out to the store */
+	RAMLLD_CDB_FILL,	/* WRITE SAME: repeat block over lba, nr_blocks */
+	RAMLLD_CDB_DISCARD,	/* WRITE SAME with UNMAP and a zero block: zero lba, nr_blocks */
+	RAMLLD_CDB_UNMAP,	/* nr_desc validated descriptors in dout: ramlld_cdb_unmap_desc() */
+	RAMLLD_CDB_SYNC,	/* SYNCHRONIZE CACHE of lba, nr_blocks (a RAM store: nothing) */
+	RAMLLD_CDB_VERIFY,	/* VERIFY, BYTCHK=0: range checked, nothing to compare */
+};
+
+/* Unit attention conditions, in order of precedence (lowest first). */
+enum ramlld_cdb_ua {
+	RAMLLD_UA_NONE = 0,
+	RAMLLD_UA_DEVICE_RESET,	/* 29/03 */
+	RAMLLD_UA_BUS_RESET,	/* 29/02 */
+	RAMLLD_UA_POWER_ON,	/* 29/01 */
+};
+
+/*
+ * One logical unit. The front end fills the fixed part, then calls
+ * ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON) to set the run-time part.
+ */
+struct ramlld_cdb_dev {
+	/* fixed */
+	u64 nr_blocks;		/* capacity in logical blocks */
+	u32 block_size;		/* logical block size, 512..4096, a power of 2 */
+	u8 lbppbe;		/* log2(logical blocks per physical block) */
+	bool wce_default;	/* initial and default WCE (write_cache=) */
+	u32 index;		/* store index: serial and NAA derive from it */
+	u32 target;		/* SCSI target id */
+	u32 lun;		/* LUN within the target (< 16384) */
+	u32 tgt_nr_luns;	/* the target holds LUNs 0..tgt_nr_luns-1 */
+	u32 max_xfer_blocks;	/* READ/WRITE transfer length limit, >= 1 */
+	u32 opt_xfer_blocks;	/* optimal transfer length (VPD B0), 0: none */
+	u32 max_unmap_blocks;	/* per UNMAP descriptor and WRITE SAME UNMAP */
+	u32 max_unmap_desc;	/* <= RAMLLD_CDB_MAX_UNMAP_DESC */
+	u32 unmap_gran_blocks;	/* optimal unmap granularity */
+	u32 max_ws_blocks;	/* WRITE SAME length limit */
+	/* run time: changed by MODE SELECT, START STOP UNIT, resets */
+	u8 wce;			/* caching page WCE */
+	u8 d_sense;		/* control page D_SENSE: descriptor sense */
+	u8 stopped;		/* START STOP UNIT with START=0 */
+	u32 ua;			/* pending enum ramlld_cdb_ua */
+};
+
+struct ramlld_cdb_result {
+	u8 status;			/* RAMLLD_CDB_GOOD or _CHECK_CONDITION */
+	u8 sense_len;			/* 0 unless CHECK CONDITION */
+	u8 sense[RAMLLD_CDB_SENSE_LEN];
+	u32 din_len;			/* valid bytes of din (allocation length applied) */
+	enum ramlld_cdb_action action;	/* only with GOOD */
+	u64 lba;
+	u32 nr_blocks;
+	bool fua;
+	u32 nr_desc;			/* RAMLLD_CDB_UNMAP */
+	const u8 *block;		/* RAMLLD_CDB_FILL: one logical block */
+};
+
+void ramlld_cdb_dev_reset(struct ramlld_cdb_dev *dev, enum ramlld_cdb_ua ua);
+
+/*
+ * Bytes of data-out the command wants handed to ramlld_cdb_execute() (MODE
+ * SELECT, UNMAP, WRITE SAME), at most RAMLLD_CDB_BUF_LEN. 0 for the media
+ * writes (their data moves by the action) and for commands without data-out.
+ */
+u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
+			u32 cdb_len);
+
+/*
+ * Size of the data-in buffer the command needs: RAMLLD_CDB_BUF_LEN for the
+ * commands that build data-in (INQUIRY, MODE SENSE, ...), 0 for the others
+ * (READ moves its data by the action).
+ */
+u32 ramlld_cdb_din_len(const u8 *cdb, u32 cdb_len);
+
+/*
+ * Decode and execute one CDB. dout: dout_len bytes of data-out (may be NULL
+ * when 0); din: a buffer of din_cap bytes. Fills *res; returns res->status.
+ */
+int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
+		       const u8 *dout, u32 dout_len, u8 *din, u32 din_cap,
+		       struct ramlld_cdb_result *res);
+
+/* Descriptor i (< res->nr_desc) of a validated UNMAP parameter list. */
+void ramlld_cdb_unmap_desc(const u8 *dout, u32 i, u64 *lba, u32 *nr_blocks);
+
+/* Sense data for a condition, in the format the control page selects. */
+void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
+			  struct ramlld_cdb_result *res, u8 key, u16 asc_ascq);
+
+#endif /* RAMLLD_SCSI_CDB_H */

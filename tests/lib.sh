@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/lib.sh: helpers sourced by every test (tests/<group>/<NNN>-<name>.sh); see docs/design.md.
+#
+# The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko), RESULTS (a
+# writable folder of this test's own) and TEST_NAME (group/name). A test exits 0 to pass, 77 to
+# skip, anything else to fail, and prints what it checked and the values it saw.
+# shellcheck shell=bash
+
+set -euo pipefail
+
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${RAMLLD_KO:=$TOP/drivers/ramlld.ko}"
+: "${RESULTS:=${TMPDIR:-/tmp}}"
+: "${TEST_NAME:=$(basename "$0" .sh)}"
+export TOP RAMLLD_KO RESULTS TEST_NAME
+
+# fail MSG: end the test as failed.
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# skip MSG: end the test as skipped (the machine lacks something), saying why.
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# expect_eq WHAT EXPECTED ACTUAL: print the value seen; fail when it is not the one expected.
+expect_eq() {
+	[ $# -eq 3 ] || fail "expect_eq needs WHAT EXPECTED ACTUAL, got $# arguments: $*"
+	if [ "$2" != "$3" ]; then
+		fail "$1: got '$3', expected '$2'"
+	fi
+	echo "ok: $1 = $3"
+}
+
+# need_commands CMD...: skip unless every command exists.
+need_commands() {
+	local c
+	for c in "$@"; do
+		command -v "$c" > /dev/null 2>&1 || skip "command $c is missing"
+	done
+}
+
+# need_modules MOD...: load kernel modules (there is no udev to do it); skip when the kernel
+# has no such module, fail when it cannot be loaded.
+need_modules() {
+	local m
+	for m in "$@"; do
+		[ -d "/sys/module/${m//-/_}" ] && continue
+		modinfo "$m" > /dev/null 2>&1 || skip "kernel $(uname -r) has no module $m"
+		modprobe "$m" || fail "modprobe $m failed"
+	done
+}
+
+# On a failed or skipped test, unload ramlld so that the failure is reported once and the next
+# test starts clean; a test that passes must have unloaded it itself (the runner checks).
+_ramlld_on_exit() {
+	local rc=$?
+	if [ "$rc" -ne 0 ] && [ -d /sys/module/ramlld ]; then
+		if ! rmmod ramlld 2> /dev/null; then
+			sleep 1
+			rmmod ramlld 2> /dev/null || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
+		fi
+	fi
+	return "$rc"
+}
+
+# ramlld_load ARGS...: insmod $RAMLLD_KO with module parameters ARGS (its dependencies first).
+ramlld_load() {
+	trap _ramlld_on_exit EXIT
+	[ -f "$RAMLLD_KO" ] || fail "$RAMLLD_KO is not built (run make)"
+	local deps d
+	deps=$(modinfo -F depends "$RAMLLD_KO" 2> /dev/null || true)
+	for d in ${deps//,/ }; do
+		[ -d "/sys/module/${d//-/_}" ] || modprobe "$d" || fail "modprobe $d (needed by ramlld) failed"
+	done
+	# a write to a missing /dev node leaves a regular file that later tests would take for the disk
+	for d in /dev/ramlld*; do
+		[ -e "$d" ] && [ ! -b "$d" ] && rm -f "$d"
+	done
+	if ! insmod "$RAMLLD_KO" "$@"; then
+		dmesg | tail -n 5 >&2
+		fail "insmod ramlld.ko $* failed"
+	fi
+	echo "loaded: ramlld $*"
+}
+
+# ramlld_unload: rmmod ramlld if it is loaded (retrying while its devices are still busy).
+ramlld_unload() {
+	local i
+	[ -d /sys/module/ramlld ] || return 0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod ramlld 2> /dev/null && { echo "unloaded: ramlld"; return 0; }
+		sleep 0.5
+	done
+	rmmod ramlld || fail "rmmod ramlld failed"
+}
+
+# wait_for_path P [SECONDS]: wait until path P exists (default 10 s); fail after that.
+wait_for_path() {
+	local p=$1 t=${2:-10} i
+	for ((i = 0; i < t * 10; i++)); do
+		[ -e "$p" ] && return 0
+		sleep 0.1
+	done
+	fail "$p did not appear within $t s"
+}
+
+# ramlld_sd_disks: the sd disks (sda ...) whose SCSI vendor is RAMLLD, one a line. Loads sd_mod
+# and waits up to 5 s for the first one to appear.
+ramlld_sd_disks() {
+	need_modules sd_mod
+	local i d found
+	for ((i = 0; i < 50; i++)); do
+		found=
+		for d in /sys/block/sd*; do
+			[ -e "$d/device/vendor" ] || continue
+			if [ "$(tr -d ' ' < "$d/device/vendor")" = RAMLLD ]; then
+				echo "${d##*/}"
+				found=1
+			fi
+		done
+		[ -z "$found" ] || return 0
+		[ -d /sys/module/ramlld ] || return 0
+		sleep 0.1
+	done
+}
+
+# kernel_log_mark: write a marker into the kernel log; kernel_log_since_mark prints what the
+# kernel logged after the last marker.
+kernel_log_mark() {
+	KERNEL_LOG_MARK="ramlld-mark: $TEST_NAME $$ $RANDOM$RANDOM"
+	echo "$KERNEL_LOG_MARK" > /dev/kmsg
+}
+
+kernel_log_since_mark() {
+	[ -n "${KERNEL_LOG_MARK:-}" ] || fail "kernel_log_since_mark without kernel_log_mark"
+	dmesg | awk -v m="$KERNEL_LOG_MARK" 'found { print } index($0, m) { found = 1 }'
+}
+
+# kernel_log_reports: the lines of stdin that are kernel reports (oops, BUG, WARNING...).
+kernel_log_reports() {
+	grep -E -f <(grep -v '^#' "$TOP/tools/vm/report-patterns") || true
+}
