@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/scsi/scsi-lib.bash: helpers of the SCSI front-end tests, sourced after tests/lib.sh (not a test: no .sh).
+# shellcheck shell=bash
+
+# scsi_load ARGS...: load sd_mod and sg, then ramlld with ARGS (add mode=scsi yourself), and
+# wait for its disks: SD[i] / SG[i] are the sd disk and sg node of store i (nr_devices= in ARGS,
+# default 1; target-major order, as stores map onto targets and LUNs).
+scsi_load() {
+	local a n=1
+	need_modules sd_mod sg
+	for a in "$@"; do
+		case $a in nr_devices=*) n=${a#nr_devices=} ;; esac
+	done
+	ramlld_load "$@"
+	scsi_find_disks "$n"
+}
+
+# scsi_find_disks N: fill SD and SG with the N RAMLLD LUNs, waiting up to 10 s for sd.
+scsi_find_disks() {
+	local want=$1 i h blk sgn v
+	for ((i = 0; i < 100; i++)); do
+		SD=() SG=() HCTL=()
+		for h in $(ls /sys/class/scsi_device 2> /dev/null | sort -t: -k1,1n -k2,2n -k3,3n -k4,4n); do
+			v=$(tr -d ' ' < "/sys/class/scsi_device/$h/device/vendor" 2> /dev/null || true)
+			[ "$v" = RAMLLD ] || continue
+			blk=$(ls "/sys/class/scsi_device/$h/device/block" 2> /dev/null | head -n 1)
+			sgn=$(ls "/sys/class/scsi_device/$h/device/scsi_generic" 2> /dev/null | head -n 1)
+			[ -n "$blk" ] && [ -n "$sgn" ] && [ -b "/dev/$blk" ] && [ -c "/dev/$sgn" ] || continue
+			SD+=("$blk") SG+=("$sgn") HCTL+=("$h")
+		done
+		[ "${#SD[@]}" -lt "$want" ] || break
+		sleep 0.1
+	done
+	[ "${#SD[@]}" -eq "$want" ] || fail "expected $want RAMLLD disks with sd and sg nodes, found ${#SD[@]}: ${SD[*]:-none}"
+	echo "disks: ${#SD[@]} (${SD[0]}/${SG[0]} at ${HCTL[0]} .. ${SD[$((want - 1))]}/${SG[$((want - 1))]} at ${HCTL[$((want - 1))]})"
+}
+
+# scsi_sense: read `sg_raw -v` output on stdin, print KEY/ASC/ASCQ (hex, e.g. 5/24/00) of its
+# sense data, followed by " sks=XXXXXX" when it carries a sense-key specific field; "none" if
+# there is no sense.
+scsi_sense() {
+	local line f=0 k a q s=''
+	local -a b=()
+	while IFS= read -r line; do
+		if [[ $line == *"Raw sense data"* ]]; then
+			f=1
+			continue
+		fi
+		if [ "$f" = 1 ]; then
+			if [[ $line =~ ^[[:space:]]+([0-9a-f]{2}[[:space:]]*)+$ ]]; then
+				# shellcheck disable=SC2206
+				b+=($line)
+			else
+				f=0
+			fi
+		fi
+	done
+	if [ "${#b[@]}" -eq 0 ]; then
+		echo none
+		return
+	fi
+	if [[ ${b[0]} == 7[01] ]]; then
+		k=$((0x${b[2]} & 15)) a=${b[12]} q=${b[13]}
+		if [ "${#b[@]}" -ge 18 ] && ((0x${b[15]} & 0x80)); then s=" sks=${b[15]}${b[16]}${b[17]}"; fi
+	else
+		k=$((0x${b[1]} & 15)) a=${b[2]} q=${b[3]}
+		if [ "${#b[@]}" -ge 16 ] && [ "${b[8]}" = 02 ]; then s=" sks=${b[12]}${b[13]}${b[14]}"; fi
+	fi
+	echo "$k/$a/$q$s"
+}
+
+# expect_sense WHAT WANT SG_RAW_ARGS...: run sg_raw -v with the arguments; its sense must be WANT
+# (as scsi_sense prints it).
+expect_sense() {
+	local what=$1 want=$2 out
+	shift 2
+	out=$(sg_raw --cmdset=1 -v "$@" 2>&1 || true)
+	expect_eq "$what: sense" "$want" "$(scsi_sense <<< "$out")"
+}
+
+# scsi_din DEV LEN CDB...: the data-in bytes of a command, in hex, one space between bytes.
+scsi_din() {
+	local dev=$1 len=$2 f=/tmp/din.$$
+	shift 2
+	rm -f "$f"
+	sg_raw --cmdset=1 -r "$len" -o "$f" "$dev" "$@" > /dev/null 2>&1 || fail "sg_raw $dev $* failed"
+	od -An -tx1 -v "$f" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
+	rm -f "$f"
+}
+
+# bytes HEX FROM COUNT: COUNT bytes from offset FROM of a scsi_din string.
+bytes() {
+	local -a b
+	read -r -a b <<< "$1"
+	echo "${b[@]:$2:$3}"
+}
+
+# tool_field TEXT: the value after "TEXT" on the first line of stdin that has it, trimmed.
+tool_field() {
+	local t=$1
+	awk -v t="$t" 'i = index($0, t) { v = substr($0, i + length(t)); sub(/^[ :=]+/, "", v);
+		sub(/[ ]+$/, "", v); print v; exit }'
+}
