@@ -3,6 +3,7 @@
 #
 #   make                  build drivers/ramlld.ko (KDIR=... for another kernel tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
+#                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
 #   make compare          the comparison (compare/README or docs/usage.md)
 #   make install          install the module into the running kernel's tree
 
@@ -29,5 +30,21 @@ clean:
 	@[ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ] || $(MAKE) -C $(KDIR) M=$(TOP) clean
 	rm -rf build
 
+# The test suite (tests/run --help). HOST=1: guest tests run on this machine (root, module built
+# for the running kernel). TESTS=PATTERNS: a subset. KERNEL=K: another guest kernel.
+TESTS ?=
+check:
+	@$(TOP)/tools/deps
+	@$(MAKE) --no-print-directory module
+	@$(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
+
+check-unit:
+	@$(TOP)/tests/run unit/
+
+# The comparison (compare/run --help; it builds the module itself). QUICK=1 (about 10 min on
+# TCG) or FULL=1 picks the level; ARGS="..." passes anything else, e.g. ARGS="--bench scsi".
+compare:
+	@$(TOP)/compare/run $(if $(QUICK),--quick) $(if $(FULL),--full) $(ARGS)
+
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,10p' Makefile

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; summary line and exit status
+# where: host
+# requires: qemu-system-x86_64 make cc
+# timeout: 400
+# shellcheck disable=SC2016 # the made-up tests expand their own variables
+. "$TOP/tests/lib.sh"
+
+kdir=$("$TOP/tools/vm/kernel" --print-kdir) || fail "no kernel headers for the guest kernel"
+mod=$RESULTS/warn-module
+rm -rf "$mod"
+cp -r "$TOP/tests/harness/warn-module" "$mod"
+make -s -C "$kdir" M="$mod" modules > "$RESULTS/build.log" 2>&1 || { cat "$RESULTS/build.log"; fail "building the test module failed"; }
+
+suite=$RESULTS/suite
+rm -rf "$suite"
+mkdir -p "$suite/h" "$suite/g"
+t() { # t FILE WHERE BODY [HEADER...]: write one test
+	local f=$suite/$1 where=$2 body=$3
+	shift 3
+	{
+		echo '#!/bin/bash'
+		echo '# SPDX-License-Identifier: GPL-2.0'
+		echo "# what: made-up test ${f##*/}"
+		echo "# where: $where"
+		for h in "$@"; do echo "# $h"; done
+		echo '. "$TOP/tests/lib.sh"'
+		echo "$body"
+	} > "$f"
+}
+t h/001-pass.sh host 'expect_eq one 1 1'
+t h/002-fail.sh host 'expect_eq one 1 2'
+t h/003-missing.sh host 'true' 'requires: no-such-command-here'
+t h/004-skip.sh host 'skip "not today"'
+t h/005-timeout.sh host 'sleep 60' 'timeout: 3'
+t g/001-pass.sh guest '[ -d /sys/module ] && echo "ok: in the guest, $RESULTS"; [ -w "$RESULTS" ]'
+t g/002-warning.sh guest "insmod $mod/ramlld_harness_warn.ko; rmmod ramlld_harness_warn"
+t g/003-leftover.sh guest 'modprobe brd rd_size=1024 rd_nr=1'
+t g/004-panic.sh guest 'echo c > /proc/sysrq-trigger; sleep 30'
+t g/005-after-panic.sh guest '[ ! -d /sys/module/brd ] && echo "ok: fresh guest"'
+t g/006-dev-file.sh guest 'echo stray > /dev/ramlld-stray'
+
+rc=0
+RAMLLD_TESTS_DIR=$suite "$TOP/tests/run" > "$RESULTS/out" 2>&1 <&- || rc=$?
+cat "$RESULTS/out"
+[ "$rc" -ne 0 ] || fail "tests/run exited 0 on a suite with failures"
+echo "ok: tests/run exited $rc"
+check() { # check REGEX WHY
+	grep -qE "$1" "$RESULTS/out" || fail "$2: no line matching '$1'"
+	echo "ok: $2"
+}
+check '^PASS h/001-pass \([0-9]+ s\)$' "a passing host test passes"
+check '^FAIL h/002-fail ' "a failing host test fails"
+check '^SKIP h/003-missing .*no-such-command-here' "a missing requirement skips"
+check '^SKIP h/004-skip .*not today' "exit 77 skips, with the reason"
+check '^FAIL h/005-timeout ' "a test past its timeout fails"
+check 'timed out after 3 s' "the timeout is reported"
+check '^PASS g/001-pass ' "a passing guest test passes"
+check '^FAIL g/002-warning ' "a kernel WARNING fails the guest test"
+check 'kernel report: WARNING' "the WARNING is named"
+check '^FAIL g/003-leftover ' "a module left loaded fails the test"
+check 'left module\(s\) loaded: brd' "the module left is named"
+check '^FAIL g/004-panic ' "a guest panic fails the test it ran"
+check '^PASS g/005-after-panic ' "the tests after a panic run in a fresh guest"
+check '^FAIL g/006-dev-file ' "a regular file left in /dev fails the test"
+check 'left regular file\(s\) in /dev.*/dev/ramlld-stray' "the file is named"
+check '^3 passed, 6 failed, 2 skipped$' "the summary line"
