@@ -1,0 +1,748 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# compare/report.py: the comparison's report, a pure function of a results folder: reads the raw
+# fio JSON, /proc/stat deltas, queue read-backs, btt and perf summaries, and writes results.csv,
+# results.json, report.md and PNG plots; prints a short headline summary.
+"""Usage: report.py [--quiet] DIR
+
+DIR is a folder written by compare/guest-run (through compare/run). Nothing but DIR is read;
+DIR/results.csv, DIR/results.json, DIR/report.md and DIR/*.png are (re)written.
+"""
+
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+REF = "ramlld-bio"          # the ratio column's reference target
+METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
+           "cpu_us_per_io_fio", "cpu_us_per_io_stat"]
+QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
+              "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
+TARGET_ORDER = ["ramlld-bio", "ramlld-mq", "ramlld-scsi", "ramlld-bio-tar", "ramlld-mq-tar",
+                "ramlld-scsi-tar", "brd", "nullb-bio", "nullb-mq", "nullb-mq-nodata", "sdebug",
+                "sdebug-norwlock", "sdebug-fakerw", "lio", "nvme", "host"]
+TARGET_DESC = {
+    "ramlld-bio": "ramlld mode=bio (submit_bio, no request queue)",
+    "ramlld-mq": "ramlld mode=mq (blk-mq, queue_rq)",
+    "ramlld-scsi": "ramlld mode=scsi (sd + SCSI midlayer + blk-mq), same store",
+    "ramlld-bio-tar": "ramlld bio, throw_away_reads=1",
+    "ramlld-mq-tar": "ramlld mq, throw_away_reads=1",
+    "ramlld-scsi-tar": "ramlld scsi, throw_away_reads=1",
+    "brd": "brd (in-kernel RAM disk, bio)",
+    "nullb-bio": "null_blk queue_mode=0 memory_backed=1",
+    "nullb-mq": "null_blk queue_mode=2 memory_backed=1 (device lock across copies, BLOCKING)",
+    "nullb-mq-nodata": "null_blk queue_mode=2 memory_backed=0 (no data: the ceiling)",
+    "sdebug": "scsi_debug delay=0 fake_rw=0",
+    "sdebug-norwlock": "scsi_debug delay=0 fake_rw=0 no_rwlock=1",
+    "sdebug-fakerw": "scsi_debug delay=0 fake_rw=1 (no data)",
+    "lio": "LIO rd_mcp behind tcm_loop (seed 000's stack)",
+    "nvme": "QEMU-emulated NVMe",
+    "host": "host device(s) named with --host",
+}
+# perf symbol classes: (name, regex); first match wins. Driver prefixes per reference.
+CLASSES = [
+    ("idle", r"^(native_safe_halt|default_idle|default_idle_call|cpu_idle|do_idle|acpi_idle|"
+             r"intel_idle|mwait_idle|arch_cpu_idle|cpuidle_|poll_idle)"),
+    ("copy", r"(memcpy|memmove|^copy_|_copy_|rep_movs|copy_user|copy_page|memset|clear_page)"),
+    ("scsi+sd", r"^(scsi_|__scsi_|sd_|sd\b|scsi\b|scsi_mq_|scmd_)"),
+    ("driver", r"^(ramlld_|brd_|null_|nullb_|sdebug_|resp_|schedule_resp|do_device_access|"
+               r"tcm_loop|target_|transport_|core_|rd_|nvme_|virtio_)"),
+    ("block", r"^(blk_|__blk_|bio_|__bio_|submit_bio|__submit_bio|bvec_|dd_|__dd_|"
+              r"elv_|blkdev_|__blkdev_|bdev_)"),
+]
+
+
+def read_env(path):
+    d = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    d.setdefault(k, v)
+    except OSError:
+        pass
+    return d
+
+
+def mean_std(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None, None
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def ratio(a, sa, b, sb):
+    """a/b with its spread propagated from the two standard deviations."""
+    if a is None or b in (None, 0):
+        return None, None
+    r = a / b
+    rel = math.sqrt(((sa or 0) / a) ** 2 + ((sb or 0) / b) ** 2) if a else 0.0
+    return r, r * rel
+
+
+def fio_run_metrics(d):
+    """Metrics of one fio run (one section; group_reporting gives one job)."""
+    jobs = d["jobs"]
+    ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in jobs)
+    m = {
+        "ios": ios,
+        "iops": sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs),
+        "mbps": sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in jobs) / 1e6,
+    }
+    # latency: completion latency of the direction that did most I/O (a mix reports that one)
+    best = max(((j[k]["total_ios"], j[k]) for j in jobs for k in ("read", "write")),
+               key=lambda x: x[0])[1]
+    clat = best.get("clat_ns", {})
+    pct = clat.get("percentile", {}) or {}
+    m["lat_mean_us"] = clat.get("mean", 0) / 1e3 if best["total_ios"] else None
+    for key, p in (("lat_p50_us", "50.000000"), ("lat_p99_us", "99.000000"),
+                   ("lat_p999_us", "99.900000")):
+        m[key] = pct[p] / 1e3 if p in pct else None
+    cpu_s = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] / 1e3 for j in jobs)
+    m["cpu_us_per_io_fio"] = cpu_s * 1e6 / ios if ios else None
+    m["runtime_s"] = max(j["job_runtime"] for j in jobs) / 1e3
+    return m
+
+
+def stat_cpu_us(path):
+    """Busy CPU time (all CPUs: user+nice+system+irq+softirq+steal) between the two
+    /proc/stat lines of a .cpu file, in µs."""
+    before = after = None
+    tck = 100
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if w[0] == "before":
+                    before = [int(x) for x in w[2:]]
+                elif w[0] == "after":
+                    after = [int(x) for x in w[2:]]
+                elif w[0] == "clk_tck":
+                    tck = int(w[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    if not before or not after:
+        return None
+    dl = [a - b for a, b in zip(after, before)]
+    busy = sum(dl[i] for i in (0, 1, 2, 5, 6, 7) if i < len(dl))
+    return busy * 1e6 / tck
+
+
+def read_queue(path):
+    q = read_env(path)
+    return {k: q.get(k) for k in ["dev"] + QUEUE_KEYS if k in q}
+
+
+def load_runs(root, meta):
+    ramp = float(meta.get("ramp", 0) or 0)
+    runs = []
+    for f in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "*", "*", "r*.json"))):
+        rel = os.path.relpath(f, os.path.join(root, "raw")).split(os.sep)
+        t, p, w, s, name = rel
+        mo = re.match(r"r(\d+)(\.dd)?\.json$", name)
+        if not mo:
+            continue
+        rep = int(mo.group(1))
+        try:
+            with open(f) as fh:
+                d = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        if mo.group(2):
+            tot = d["total"]
+            m = {"ios": tot["ios"], "iops": tot["iops"], "mbps": tot["mb_s"],
+                 "lat_mean_us": None, "lat_p50_us": None, "lat_p99_us": None,
+                 "lat_p999_us": None, "cpu_us_per_io_fio": None,
+                 "runtime_s": d.get("elapsed_s")}
+            window_ios = tot["ios"]
+        else:
+            m = fio_run_metrics(d)
+            rt = m["runtime_s"] or 1
+            window_ios = m["ios"] * (rt + ramp) / rt     # ramp-time I/O is not in total_ios
+        base = f[: -len(".dd.json")] if mo.group(2) else f[: -len(".json")]
+        busy = stat_cpu_us(base + ".cpu")
+        m["cpu_us_per_io_stat"] = busy / window_ios if busy is not None and window_ios else None
+        m.update(target=t, profile=p, workload=w, section=s, rep=rep,
+                 file=os.path.relpath(f, root), queue=read_queue(base + ".queue"))
+        runs.append(m)
+    return runs
+
+
+def torder(t):
+    return (TARGET_ORDER.index(t) if t in TARGET_ORDER else len(TARGET_ORDER), t)
+
+
+def aggregate(runs):
+    cells = {}
+    for r in runs:
+        cells.setdefault((r["target"], r["profile"], r["workload"], r["section"]), []).append(r)
+    out = []
+    for key, rs in cells.items():
+        rs.sort(key=lambda r: r["rep"])
+        c = dict(zip(("target", "profile", "workload", "section"), key))
+        c["n"] = len(rs)
+        for m in METRICS:
+            c[m], c[m + "_std"] = mean_std([r.get(m) for r in rs])
+        c["queue"] = rs[0]["queue"]
+        c["runs"] = [{k: r.get(k) for k in ["rep", "file"] + METRICS} for r in rs]
+        out.append(c)
+    idx = {(c["target"], c["profile"], c["workload"], c["section"]): c for c in out}
+    for c in out:
+        ref = idx.get((REF, c["profile"], c["workload"], c["section"]))
+        c["ratio_to_bio"], c["ratio_to_bio_std"] = (
+            ratio(c["iops"], c["iops_std"], ref["iops"], ref["iops_std"]) if ref else (None, None))
+    out.sort(key=lambda c: (c["workload"], c["section"], c["profile"], torder(c["target"])))
+    return out, idx
+
+
+# ------------------------------------------------------------------ breakdown
+def parse_btt(path):
+    """Average Q2G, G2I, I2D, D2C, Q2C (µs) and N from btt's 'All Devices' table."""
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        return None
+    sec = text.split("==================== All Devices ====================", 1)
+    if len(sec) < 2:
+        return None
+    res = {}
+    for line in sec[1].splitlines():
+        w = line.split()
+        # bio-based disks show as "Q2Cdm" (btt's name for a device without requests)
+        k = w[0][:3] if w and re.match(r"^[A-Z]2[A-Z](dm)?$", w[0]) else None
+        if len(w) >= 5 and k in ("Q2Q", "Q2G", "G2I", "Q2M", "I2D", "M2D", "D2C", "Q2C"):
+            if k not in res:
+                try:
+                    res[k] = {"avg_us": float(w[2]) * 1e6, "n": int(w[4])}
+                except ValueError:
+                    pass
+        if line.startswith("==================== Device Overhead"):
+            break
+    return res
+
+
+def parse_perf(path):
+    """Self-time samples per symbol from `perf report --stdio --sort symbol -g none`."""
+    syms = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                mo = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(\S+)", line)
+                if mo:
+                    syms.append((float(mo.group(1)), mo.group(2), mo.group(3)))
+    except OSError:
+        return None
+    if not syms:
+        return None
+    classes = {n: 0.0 for n, _ in CLASSES}
+    classes["other kernel"] = 0.0
+    classes["user"] = 0.0
+    fn_class = {}
+    for pct, kind, sym in syms:
+        cls = None
+        if kind != "k":
+            cls = "user"
+        else:
+            for n, rx in CLASSES:
+                if re.search(rx, sym):
+                    cls = n
+                    break
+            cls = cls or "other kernel"
+        classes[cls] += pct
+        fn_class[sym] = cls
+    busy = 100.0 - classes["idle"]
+    kernel = [(p, s) for p, k, s in syms if k == "k" and fn_class[s] != "idle"]
+    return {"share_pct": classes,
+            "share_of_busy_pct": {k: (v * 100 / busy if busy > 0 else None)
+                                  for k, v in classes.items() if k != "idle"},
+            "top_kernel": [{"symbol": s, "pct": p, "class": fn_class[s]} for p, s in kernel[:15]],
+            "scsi_functions": [{"symbol": s, "pct": p} for p, s in kernel
+                               if fn_class[s] == "scsi+sd"][:10]}
+
+
+def load_breakdown(root):
+    bd = {}
+    for d in sorted(glob.glob(os.path.join(root, "breakdown", "*"))):
+        t = os.path.basename(d)
+        bd[t] = {"btt": parse_btt(os.path.join(d, "btt.txt")),
+                 "perf": parse_perf(os.path.join(d, "perf.txt")),
+                 "queue": read_queue(os.path.join(d, "queue.txt"))}
+    return bd
+
+
+# ------------------------------------------------------------------ formatting
+def fmt(x, nd=None):
+    if x is None:
+        return "-"
+    if nd is None:
+        nd = 0 if abs(x) >= 100 else 1 if abs(x) >= 10 else 2
+    return f"{x:,.{nd}f}"
+
+
+def pm(m, s, nd=None):
+    if m is None:
+        return "-"
+    return f"{fmt(m, nd)} ± {fmt(s, nd)}" if s else fmt(m, nd)
+
+
+def qline(q):
+    if not q:
+        return "-"
+    return (f"{q.get('scheduler', '-')}, nr_req {q.get('nr_requests', '-')}, "
+            f"rq_aff {q.get('rq_affinity', '-')}, add_rnd {q.get('add_random', '-')}, "
+            f"nomerges {q.get('nomerges', '-')}, hwq {q.get('hw_queues', '-')}"
+            f"×{q.get('hw_depth', '-')}"
+            + (f", sdev depth {q['scsi_queue_depth']}"
+               if q.get("scsi_queue_depth") not in (None, "-") else ""))
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def rel_cost(idx, profile, cell=("qd32", "randread-4k-qd32"), metric="cpu_us_per_io_stat"):
+    """Per-I/O CPU the SCSI midlayer adds: ramlld-scsi - ramlld-mq (µs, %, spread)."""
+    s = idx.get(("ramlld-scsi", profile) + cell)
+    m = idx.get(("ramlld-mq", profile) + cell)
+    if not s or not m or s[metric] is None or m[metric] is None:
+        return None
+    d = s[metric] - m[metric]
+    sd = math.sqrt((s[metric + "_std"] or 0) ** 2 + (m[metric + "_std"] or 0) ** 2)
+    return {"profile": profile, "workload": "/".join(cell), "metric": metric,
+            "scsi_us": s[metric], "scsi_std": s[metric + "_std"],
+            "mq_us": m[metric], "mq_std": m[metric + "_std"],
+            "added_us": d, "added_std": sd,
+            "added_pct": d * 100 / m[metric] if m[metric] else None,
+            "added_pct_std": sd * 100 / m[metric] if m[metric] else None}
+
+
+# (a, b, label, {section: goal for a/b}) per bench; the goals are issues 3, 4 and 5's.
+RR, RW = "randread-4k-qd32", "randwrite-4k-qd32"
+BENCH_TARGETS = {
+    "bio": [("ramlld-bio", "brd", "ramlld-bio / brd", {RR: 1.15, RW: 1.0})],
+    "mq": [("ramlld-mq", "nullb-mq", "ramlld-mq / null_blk memory_backed=1", {RR: 1.2, RW: 1.2}),
+           ("ramlld-mq-tar", "nullb-mq-nodata",
+            "ramlld-mq throw_away_reads=1 / null_blk memory_backed=0", {RR: 0.95}),
+           ("ramlld-bio", "ramlld-mq", "ramlld bio / mq (same store)", {})],
+    "scsi": [("ramlld-scsi", "sdebug-norwlock", "ramlld-scsi / scsi_debug no_rwlock=1 fake_rw=0",
+              {RR: 1.25, RW: 1.25}),
+             ("ramlld-scsi-tar", "sdebug-fakerw",
+              "ramlld-scsi throw_away_reads=1 / scsi_debug fake_rw=1", {RR: 1.1}),
+             ("ramlld-bio", "ramlld-scsi", "ramlld bio / scsi (same store): the seeds' ratio", {})],
+}
+
+
+def build(root):
+    meta = read_env(os.path.join(root, "meta.env"))
+    notes = []
+    try:
+        with open(os.path.join(root, "notes.tsv"), encoding="utf-8") as f:
+            for line in f:
+                w = line.rstrip("\n").split("\t", 2)
+                if len(w) == 3:
+                    notes.append({"kind": w[0], "target": w[1], "text": w[2]})
+    except OSError:
+        pass
+    runs = load_runs(root, meta)
+    cells, idx = aggregate(runs)
+    bd = load_breakdown(root)
+    targets = sorted({c["target"] for c in cells}, key=torder)
+    profiles = sorted({c["profile"] for c in cells}, key=lambda p: (p != "default", p))
+    midlayer = [x for x in (rel_cost(idx, p) for p in profiles) if x]
+    midlayer_fio = [x for x in (rel_cost(idx, p, metric="cpu_us_per_io_fio") for p in profiles) if x]
+    bench = []
+    for a, b, label, goals in BENCH_TARGETS.get(meta.get("bench", ""), []):
+        for p in profiles:
+            for s in (RR, RW):
+                ca, cb = idx.get((a, p, "qd32", s)), idx.get((b, p, "qd32", s))
+                if not ca or not cb:
+                    continue
+                r, rs = ratio(ca["iops"], ca["iops_std"], cb["iops"], cb["iops_std"])
+                bench.append({"label": label, "profile": p, "section": s, "a": a, "b": b,
+                              "a_iops": ca["iops"], "a_std": ca["iops_std"], "b_iops": cb["iops"],
+                              "b_std": cb["iops_std"], "ratio": r, "ratio_std": rs,
+                              "goal": goals.get(s)})
+    return {"meta": meta, "notes": notes, "targets": targets, "profiles": profiles,
+            "cells": cells, "breakdown": bd, "midlayer": midlayer,
+            "midlayer_fio": midlayer_fio, "bench": bench}, idx
+
+
+def headline(res, idx):
+    lines = []
+    for p in res["profiles"]:
+        for s in ("randread-4k-qd32", "randwrite-4k-qd32"):
+            parts = []
+            b = idx.get(("ramlld-bio", p, "qd32", s))
+            for t in res["targets"]:
+                c = idx.get((t, p, "qd32", s))
+                if c and c["iops"]:
+                    parts.append(f"{t} {fmt(c['iops'] / 1e3, 1)}k"
+                                 + (f" ({fmt(c['ratio_to_bio'], 2)}x)" if b and t != REF else ""))
+            if parts:
+                lines.append(f"{s} [{p}]: " + ", ".join(parts))
+    for m in res["midlayer"]:
+        lines.append(f"SCSI midlayer cost [{m['profile']}]: +{fmt(m['added_us'], 2)} ± "
+                     f"{fmt(m['added_std'], 2)} µs CPU per I/O over ramlld-mq "
+                     f"({fmt(m['added_pct'], 0)} ± {fmt(m['added_pct_std'], 0)}%)")
+    for b in res["bench"]:
+        goal = ""
+        if b["goal"]:
+            sp = b["ratio_std"] or 0
+            verdict = ("met" if b["ratio"] - sp >= b["goal"] else
+                       "NOT met" if b["ratio"] + sp < b["goal"] else
+                       "inconclusive: the goal is within the spread")
+            goal = f" (goal ≥ {b['goal']}x: {verdict})"
+        lines.append(f"bench {b['section']} [{b['profile']}] {b['label']}: "
+                     f"{fmt(b['ratio'], 2)} ± {fmt(b['ratio_std'], 2)}x{goal}")
+    skipped = [n for n in res["notes"] if n["kind"] == "skip"]
+    if skipped:
+        lines.append("skipped: " + "; ".join(f"{n['target']} ({n['text']})" for n in skipped))
+    return lines
+
+
+# ------------------------------------------------------------------ report.md
+def report_md(res, idx, plots):
+    meta = res["meta"]
+    L = []
+    L.append("# ramlld comparison report")
+    L.append("")
+    L.append("## Environment")
+    accel = meta.get("accel", "unknown")
+    L.append(table(["", ""], [
+        ["command", f"`{meta.get('command', '-')}`"],
+        ["kernel", meta.get("kernel", "-")],
+        ["tree", meta.get("git", "-")],
+        ["CPUs", f"{meta.get('cpus', '-')} ({meta.get('cpu_model', '-')})"],
+        ["memory", f"{int(meta.get('mem_kb', 0) or 0) // 1024} MiB"],
+        ["accelerator", accel],
+        ["fio", meta.get("fio", "-")],
+        ["level", f"{meta.get('level', '-')}: {meta.get('repeats', '-')} repeats of "
+                  f"{meta.get('runtime', '-')} s (+{meta.get('ramp', '-')} s ramp) per cell"],
+        ["devices", f"{meta.get('nluns', '-')} per target of {meta.get('capacity_mb', '-')} MiB, "
+                    f"queue depth {meta.get('depth', '-')} where settable, filled once before use"],
+        ["host load (1/5 min)", f"start {meta.get('host_load_start', '-')}, "
+                                f"end {meta.get('host_load_end', '-')}"],
+        ["run", f"{meta.get('started', '-')} → {meta.get('ended', '-')}, "
+                f"{meta.get('wall_s', '-')} s wall in total"],
+    ]))
+    L.append("")
+    if accel == "tcg":
+        L.append("**The guest ran under TCG (software CPU emulation, no KVM).** Absolute numbers "
+                 "(IOPS, µs) mean little here: every instruction is emulated, so they are far from "
+                 "hardware and vary between guests. Only ratios between targets measured side by "
+                 "side in this one guest carry information.")
+    elif accel in ("none (host)", "kvm"):
+        L.append(f"Accelerator: {accel}. Ratios measured side by side are still what to compare.")
+    L.append("")
+    L.append("Metrics: IOPS and MB/s (10^6 B/s) from fio; latency = completion latency (clat) "
+             "of the direction with most I/O; CPU µs/IO two ways: fio's usr+sys of its own "
+             "threads, and busy time of all CPUs from /proc/stat deltas over the run (includes "
+             "softirqs and kernel threads; I/O of the ramp is counted in). `x bio` = IOPS ratio "
+             "to ramlld-bio on the same workload and profile. `a ± s` = mean ± sample standard "
+             "deviation over the repeats.")
+    L.append("")
+    hl = headline(res, idx)
+    if hl:
+        L.append("## Headline")
+        L += [f"- {h}" for h in hl]
+        L.append("")
+    if res["notes"]:
+        L.append("## Notes (skipped targets, warnings)")
+        L += [f"- **{n['kind']}** {n['target']}: {n['text']}" for n in res["notes"]]
+        L.append("")
+    L.append("## Targets")
+    L.append(table(["target", "what", "queue settings (default profile, read back)"],
+                   [[t, TARGET_DESC.get(t, ""),
+                     qline(next((c["queue"] for c in res["cells"]
+                                 if c["target"] == t and c["profile"] == "default"),
+                                next((c["queue"] for c in res["cells"] if c["target"] == t), None)))]
+                    for t in res["targets"]]))
+    L.append("")
+    if res["bench"]:
+        L.append("## Bench")
+        L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b", "a / b", "goal"],
+                       [[b["label"], b["profile"], b["section"], pm(b["a_iops"], b["a_std"]),
+                         pm(b["b_iops"], b["b_std"]), pm(b["ratio"], b["ratio_std"], 2),
+                         f"≥ {b['goal']}" if b["goal"] else "-"] for b in res["bench"]]))
+        L.append("")
+    # per seed experiment
+    L.append("## Results per workload")
+    workloads = sorted({c["workload"] for c in res["cells"]})
+    for w in workloads:
+        L.append(f"### {w}")
+        rows = []
+        for c in res["cells"]:
+            if c["workload"] != w:
+                continue
+            rows.append([c["section"], c["profile"], c["target"], pm(c["iops"], c["iops_std"]),
+                         pm(c["mbps"], c["mbps_std"]), pm(c["ratio_to_bio"], c["ratio_to_bio_std"], 2),
+                         fmt(c["lat_mean_us"]), fmt(c["lat_p50_us"]), fmt(c["lat_p99_us"]),
+                         fmt(c["lat_p999_us"]), pm(c["cpu_us_per_io_fio"], c["cpu_us_per_io_fio_std"]),
+                         pm(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]])
+        L.append(table(["section", "profile", "target", "IOPS", "MB/s", "x bio", "lat mean µs",
+                        "p50", "p99", "p99.9", "CPU µs/IO (fio)", "CPU µs/IO (/proc/stat)", "n"],
+                       rows))
+        L.append("")
+    # block vs SCSI per profile
+    L.append("## Block vs SCSI, per queue profile (same store)")
+    for p in res["profiles"]:
+        rows = []
+        for c in res["cells"]:
+            if c["profile"] != p or c["target"] != "ramlld-scsi":
+                continue
+            key = (c["workload"], c["section"])
+            b = idx.get(("ramlld-bio", p) + key)
+            m = idx.get(("ramlld-mq", p) + key)
+            rb = ratio(b["iops"], b["iops_std"], c["iops"], c["iops_std"]) if b else (None, None)
+            rm = ratio(m["iops"], m["iops_std"], c["iops"], c["iops_std"]) if m else (None, None)
+            rows.append(["/".join(key), pm(b["iops"], b["iops_std"]) if b else "-",
+                         pm(m["iops"], m["iops_std"]) if m else "-", pm(c["iops"], c["iops_std"]),
+                         pm(*rb, 2), pm(*rm, 2),
+                         fmt(b["cpu_us_per_io_stat"]) if b else "-",
+                         fmt(m["cpu_us_per_io_stat"]) if m else "-", fmt(c["cpu_us_per_io_stat"])])
+        if rows:
+            L.append(f"### profile {p}")
+            L.append(table(["workload", "bio IOPS", "mq IOPS", "scsi IOPS", "bio/scsi", "mq/scsi",
+                            "bio CPU µs/IO", "mq CPU µs/IO", "scsi CPU µs/IO"], rows))
+            L.append("")
+    if not any(c["target"] == "ramlld-scsi" for c in res["cells"]):
+        L.append("No ramlld-scsi cells in this run (see Notes).")
+        L.append("")
+    # references
+    L.append("## Reference drivers (4k, iodepth 32, one job per CPU; QD1 latency)")
+    rows = []
+    for p in res["profiles"]:
+        for t in res["targets"]:
+            rr = idx.get((t, p, "qd32", "randread-4k-qd32"))
+            rw = idx.get((t, p, "qd32", "randwrite-4k-qd32"))
+            l1 = idx.get((t, p, "lat-qd1", "randread-4k-qd1"))
+            if not (rr or rw or l1):
+                continue
+            rows.append([t, p, pm(rr["iops"], rr["iops_std"]) if rr else "-",
+                         pm(rr["ratio_to_bio"], rr["ratio_to_bio_std"], 2) if rr else "-",
+                         pm(rw["iops"], rw["iops_std"]) if rw else "-",
+                         pm(rw["ratio_to_bio"], rw["ratio_to_bio_std"], 2) if rw else "-",
+                         fmt(rr["cpu_us_per_io_stat"]) if rr else "-",
+                         fmt(l1["lat_p50_us"]) if l1 else "-", fmt(l1["lat_p99_us"]) if l1 else "-",
+                         qline(rr["queue"] if rr else (rw or l1)["queue"])])
+    L.append(table(["target", "profile", "randread IOPS", "x bio", "randwrite IOPS", "x bio",
+                    "CPU µs/IO (randread)", "QD1 p50 µs", "QD1 p99 µs", "queue (read back)"], rows))
+    L.append("")
+    # breakdown
+    L.append("## Where the time goes (4k randread, iodepth 32, default profile; traced runs, "
+             "not counted above)")
+    if res["midlayer"]:
+        L.append("Per-I/O CPU cost the SCSI midlayer adds = CPU µs/IO of ramlld-scsi − ramlld-mq "
+                 "(same store, same workload):")
+        L.append("")
+        L.append(table(["profile", "CPU from", "scsi µs/IO", "mq µs/IO", "added µs/IO", "added %"],
+                       [[m["profile"], "/proc/stat" if m["metric"].endswith("stat") else "fio",
+                         pm(m["scsi_us"], m["scsi_std"]), pm(m["mq_us"], m["mq_std"]),
+                         pm(m["added_us"], m["added_std"]), pm(m["added_pct"], m["added_pct_std"], 0)]
+                        for m in res["midlayer"] + res["midlayer_fio"]]))
+        sc = (res["breakdown"].get("ramlld-scsi") or {}).get("perf")
+        if sc and sc["scsi_functions"]:
+            L.append("")
+            L.append("It goes to (ramlld-scsi profile, % of all samples): " + ", ".join(
+                f"`{f['symbol']}` {fmt(f['pct'], 2)}%" for f in sc["scsi_functions"]) + ".")
+        L.append("")
+    rows = []
+    for t in sorted(res["breakdown"], key=torder):
+        b = res["breakdown"][t]["btt"] or {}
+        rows.append([t] + [fmt(b[k]["avg_us"]) if k in b else "-"
+                           for k in ("Q2G", "G2I", "I2D", "D2C", "Q2C")]
+                    + [b.get("Q2C", {}).get("n", "-")])
+    if rows:
+        L.append("btt averages (µs; bio-based disks only have Q and C events, so only Q2C):")
+        L.append("")
+        L.append(table(["target", "Q2G", "G2I", "I2D", "D2C", "Q2C", "N"], rows))
+        L.append("")
+    rows = []
+    for t in sorted(res["breakdown"], key=torder):
+        pf = res["breakdown"][t]["perf"]
+        if not pf:
+            continue
+        s = pf["share_of_busy_pct"]
+        rows.append([t, fmt(pf["share_pct"]["idle"], 1)] +
+                    [fmt(s.get(k), 1) for k in ("scsi+sd", "block", "driver", "copy",
+                                                "other kernel", "user")] +
+                    [", ".join(f"`{x['symbol']}` {fmt(x['pct'], 1)}" for x in pf["top_kernel"][:5])])
+    if rows:
+        L.append("perf (cpu-clock, all CPUs, self time): share of busy samples per class, %; "
+                 "idle as % of all samples. In a guest, cpu-clock samples land where interrupts "
+                 "are re-enabled (`_raw_spin_unlock_irqrestore`, `handle_softirqs`), so "
+                 "'other kernel' holds time that belongs to the code around them; the classes "
+                 "are lower bounds:")
+        L.append("")
+        L.append(table(["target", "idle %", "scsi+sd", "block", "driver", "copy", "other kernel",
+                        "user", "top kernel functions (% of all samples)"], rows))
+        L.append("")
+    if not res["breakdown"]:
+        L.append("No breakdown in this run (--no-breakdown, or no target ran).")
+        L.append("")
+    elif not any(b["perf"] for b in res["breakdown"].values()):
+        L.append("No perf profile in this run (off by default: `perf record` can take minutes to "
+                 "start, or hang, in a loaded TCG guest; `compare/run --perf` turns it on).")
+        L.append("")
+    if plots:
+        L.append("## Plots")
+        L += [f"![{p}]({p})" for p in plots]
+        L.append("")
+    L.append("## Files")
+    L.append("raw/<target>/<profile>/<workload>/<section>/r<N>.json (fio), .cpu (/proc/stat "
+             "before/after), .queue (sysfs read back after the run); breakdown/<target>/ "
+             "(btt.txt, perf.txt, fio JSON of the traced runs); results.csv, results.json; "
+             "guest-run.log.")
+    return "\n".join(L) + "\n"
+
+
+# ------------------------------------------------------------------ plots
+def plots(root, res, idx):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: no matplotlib in this python3: no plots (apt-get install "
+              "python3-matplotlib)", file=sys.stderr)
+        return []
+    made = []
+    ts, ps = res["targets"], res["profiles"]
+    # IOPS per target x profile (qd32)
+    for s in ("randread-4k-qd32", "randwrite-4k-qd32"):
+        ps = [p for p in res["profiles"] if any(idx.get((t, p, "qd32", s)) for t in ts)]
+        if not ps:
+            continue
+        fig, ax = plt.subplots(figsize=(max(6, len(ts) * 1.1), 4))
+        wdt = 0.8 / max(1, len(ps))
+        for i, p in enumerate(ps):
+            xs, ys, es = [], [], []
+            for j, t in enumerate(ts):
+                c = idx.get((t, p, "qd32", s))
+                if c:
+                    xs.append(j + i * wdt)
+                    ys.append(c["iops"] / 1e3)
+                    es.append((c["iops_std"] or 0) / 1e3)
+            ax.bar(xs, ys, wdt, yerr=es, label=p, capsize=2)
+        ax.set_xticks([j + wdt * (len(ps) - 1) / 2 for j in range(len(ts))])
+        ax.set_xticklabels(ts, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("kIOPS")
+        ax.set_title(f"{s}: IOPS per target and queue profile")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        name = f"iops-{s}.png"
+        fig.savefig(os.path.join(root, name), dpi=90)
+        plt.close(fig)
+        made.append(name)
+    # seed-002 sweep
+    sweep = [c for c in res["cells"] if c["workload"] == "seed-002"]
+    if sweep:
+        def kb(sec):
+            mo = re.match(r"bs-(\d+)([km])", sec)
+            return int(mo.group(1)) * (1024 if mo.group(2) == "m" else 1) if mo else 0
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for t in ts:
+            for p in ps:
+                pts = sorted((kb(c["section"]), c["mbps"]) for c in sweep
+                             if c["target"] == t and c["profile"] == p)
+                if pts:
+                    ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o",
+                            label=f"{t} [{p}]")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("block size (KiB)")
+        ax.set_ylabel("MB/s")
+        ax.set_title("seed-002: sequential buffered read, block-size sweep")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(root, "seed-002-sweep.png"), dpi=90)
+        plt.close(fig)
+        made.append("seed-002-sweep.png")
+    # latency percentiles at QD1
+    lat = [(t, idx.get((t, "default", "lat-qd1", "randread-4k-qd1"))) for t in ts]
+    lat = [(t, c) for t, c in lat if c and c["lat_p50_us"]]
+    if lat:
+        fig, ax = plt.subplots(figsize=(max(6, len(lat) * 1.1), 4))
+        keys = [("lat_p50_us", "p50"), ("lat_p99_us", "p99"), ("lat_p999_us", "p99.9")]
+        wdt = 0.8 / len(keys)
+        for i, (k, lab) in enumerate(keys):
+            ax.bar([j + i * wdt for j in range(len(lat))], [c[k] or 0 for _, c in lat], wdt, label=lab)
+        ax.set_xticks([j + wdt for j in range(len(lat))])
+        ax.set_xticklabels([t for t, _ in lat], rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("completion latency (µs)")
+        ax.set_title("4k randread QD1 latency percentiles (default profile)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(root, "latency-qd1.png"), dpi=90)
+        plt.close(fig)
+        made.append("latency-qd1.png")
+    return made
+
+
+def write_csv(root, res):
+    cols = ["target", "profile", "workload", "section", "n"]
+    for m in METRICS:
+        cols += [m, m + "_std"]
+    cols += ["ratio_to_bio", "ratio_to_bio_std"] + ["q_" + k for k in QUEUE_KEYS]
+    with open(os.path.join(root, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for c in res["cells"]:
+            row = []
+            for k in cols:
+                v = c["queue"].get(k[2:]) if k.startswith("q_") else c.get(k)
+                row.append("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v))
+            w.writerow(row)
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("-")]
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip())
+        return 0
+    if len(args) != 1:
+        print("report.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)
+        return 2
+    bad = [a for a in argv if a.startswith("-") and a not in ("--quiet", "-h", "--help")]
+    if bad:
+        print(f"report.py: unknown option '{bad[0]}' (allowed: --quiet --help)", file=sys.stderr)
+        return 2
+    root = args[0]
+    if not os.path.isdir(root):
+        print(f"report.py: no results folder '{root}'", file=sys.stderr)
+        return 2
+    res, idx = build(root)
+    made = plots(root, res, idx)
+    write_csv(root, res)
+    with open(os.path.join(root, "results.json"), "w") as f:
+        json.dump(res, f, indent=1, default=str)
+    with open(os.path.join(root, "report.md"), "w") as f:
+        f.write(report_md(res, idx, made))
+    if "--quiet" not in argv:
+        print(f"report.py: {len(res['cells'])} cells, {len(res['targets'])} targets, "
+              f"{len(res['profiles'])} profiles -> {os.path.join(root, 'report.md')}")
+        for h in headline(res, idx):
+            print("  " + h)
+        if res["bench"]:
+            print("  effective queue settings (read back from sysfs after each run):")
+            seen = set()
+            for c in res["cells"]:
+                if (c["target"], c["profile"]) in seen:
+                    continue
+                seen.add((c["target"], c["profile"]))
+                print(f"    {c['target']:16} [{c['profile']}] {c['queue'].get('dev', '-')}: "
+                      f"{qline(c['queue'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

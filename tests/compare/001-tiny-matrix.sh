@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/ runs a tiny matrix (ramlld-bio, 4k randread QD32, 1 s) and its report's structure and numbers match the raw fio JSON
+# where: guest
+# requires: fio python3
+# timeout: 300
+. "$TOP/tests/lib.sh"
+
+out=$RESULTS/compare-tiny
+rm -rf "$out"
+"$TOP/compare/guest-run" --out "$out" --level quick --targets ramlld-bio --only qd32/randread-4k-qd32 \
+	--profiles default --repeats 1 --runtime 1 --nluns 1 --capacity-mb 16 --no-breakdown \
+	--ko "$RAMLLD_KO" || fail "compare/guest-run failed"
+[ ! -e /sys/module/ramlld ] || fail "compare/guest-run left ramlld loaded"
+python3 "$TOP/compare/report.py" --quiet "$out" || fail "compare/report.py failed"
+python3 - "$out" <<'PY' || fail "the report does not match the raw results"
+import csv, json, os, sys
+out = sys.argv[1]
+raw = os.path.join(out, "raw/ramlld-bio/default/qd32/randread-4k-qd32/r1.json")
+j = json.load(open(raw))["jobs"][0]
+res = json.load(open(os.path.join(out, "results.json")))
+cells = [c for c in res["cells"] if c["target"] == "ramlld-bio"]
+assert len(cells) == 1, f"expected 1 cell, got {len(cells)}"
+c = cells[0]
+pct = j["read"]["clat_ns"]["percentile"]
+expect = {
+    "iops": j["read"]["iops"] + j["write"]["iops"],
+    "mbps": (j["read"]["bw_bytes"] + j["write"]["bw_bytes"]) / 1e6,
+    "lat_mean_us": j["read"]["clat_ns"]["mean"] / 1e3,
+    "lat_p50_us": pct["50.000000"] / 1e3,
+    "lat_p99_us": pct["99.000000"] / 1e3,
+    "lat_p999_us": pct["99.900000"] / 1e3,
+    "cpu_us_per_io_fio": (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e3
+                         / (j["read"]["total_ios"] + j["write"]["total_ios"]),
+}
+for k, v in expect.items():
+    assert abs(c[k] - v) <= 1e-9 * max(1, abs(v)), f"{k}: results.json {c[k]} != raw {v}"
+    print(f"ok: {k} = {v:.6g} (raw fio JSON) = results.json")
+assert c["n"] == 1 and c["iops_std"] == 0, "n/std"
+assert c["queue"].get("scheduler") == "none", f"queue read-back: {c['queue']}"
+print(f"ok: queue read back: {c['queue']}")
+assert c["cpu_us_per_io_stat"] and c["cpu_us_per_io_stat"] > 0, "no /proc/stat CPU per I/O"
+rows = list(csv.DictReader(open(os.path.join(out, "results.csv"))))
+assert len(rows) == 1 and abs(float(rows[0]["iops"]) - expect["iops"]) <= 1e-5 * expect["iops"], "csv iops"
+print(f"ok: results.csv iops {rows[0]['iops']}")
+md = open(os.path.join(out, "report.md")).read()
+for h in ("## Environment", "## Headline", "## Targets", "## Results per workload", "### qd32",
+          "## Block vs SCSI", "## Reference drivers", "## Where the time goes"):
+    assert h in md, f"report.md lacks '{h}'"
+assert f"{expect['iops']:,.0f}" in md, "report.md lacks the IOPS figure"
+assert "accelerator" in md and "kernel" in md
+print("ok: report.md has every section and the IOPS figure", f"{expect['iops']:,.0f}")
+PY
+echo "ok: tiny matrix report consistent with the raw fio JSON"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/run and compare/guest-run refuse bad arguments with a message naming the bad value and the allowed ones
+# where: host
+# requires: python3
+. "$TOP/tests/lib.sh"
+
+check_refused() { # WANT CMD...: CMD must exit 2 and print WANT
+	local want=$1 msg rc=0
+	shift
+	msg=$("$@" 2>&1) || rc=$?
+	[ "$rc" = 2 ] || fail "$* exited $rc, expected 2"
+	grep -qF -- "$want" <<< "$msg" || fail "$*: message lacks '$want': $msg"
+	echo "ok: $* -> $msg"
+}
+check_refused "'nosuch'" "$TOP/compare/run" --targets nosuch
+check_refused "allowed: bio mq scsi" "$TOP/compare/run" --bench nvme
+check_refused "'seed-999'" "$TOP/compare/run" --only seed-999
+check_refused "'bs-3k'" "$TOP/compare/run" --only seed-002/bs-3k
+check_refused "'slow'" "$TOP/compare/run" --profiles slow
+check_refused "'0'" "$TOP/compare/guest-run" --out /tmp --repeats 0
+check_refused "unknown argument '--frobnicate'" "$TOP/compare/run" --frobnicate
+"$TOP/compare/run" --help | grep -q -- "--quick" || fail "compare/run --help lacks --quick"
+"$TOP/compare/guest-run" --list | grep -q "^workload seed-004" || fail "guest-run --list lacks seed-004"
+python3 "$TOP/compare/report.py" --help > /dev/null || fail "report.py --help"
+echo "ok: arguments checked"
