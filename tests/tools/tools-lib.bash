@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/tools/tools-lib.bash: helpers of the tools/queue-tune and tools/percpu-load tests.
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # QT, PL, out, RAM, NULLB, SD, RAMLLD_DISKS are for the tests
+
+out=
+
+QT=$TOP/tools/queue-tune
+PL=$TOP/tools/percpu-load
+QUEUE_TUNE_STATE_DIR=$(mktemp -d /tmp/queue-tune-state.XXXXXX)
+export QUEUE_TUNE_STATE_DIR
+
+# run_rc EXPECTED_RC CMD...: run CMD, keep its output in $out, fail unless it exits EXPECTED_RC.
+run_rc() {
+	local want=$1 rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != "$want" ]; then
+		printf '%s\n' "$out" >&2
+		fail "exit $rc (expected $want): $*"
+	fi
+}
+
+# expect_in WHAT NEEDLE: fail unless $out contains NEEDLE.
+expect_in() {
+	case $out in
+	*"$2"*) echo "ok: $1: says '$2'" ;;
+	*) printf '%s\n' "$out" >&2; fail "$1: output lacks '$2'" ;;
+	esac
+}
+
+# json_get FILE EXPR: print a value from a JSON file (EXPR is Python on 'd').
+json_get() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# stand_in_disks: load brd, null_blk and scsi_debug (+ sd) as the test disks; sets RAM=ram0,
+# NULLB=nullb0, SD=the scsi_debug sd disk. Everything loaded is unloaded by unload_all.
+stand_in_disks() {
+	local m
+	for m in brd null_blk scsi_debug sd_mod; do
+		modinfo "$m" > /dev/null 2>&1 || skip "kernel $(uname -r) has no module $m"
+	done
+	trap unload_all EXIT
+	modprobe brd rd_nr=1 rd_size=65536 max_part=4 || fail "modprobe brd"
+	modprobe null_blk || fail "modprobe null_blk"
+	modprobe scsi_debug delay=0 dev_size_mb=64 || fail "modprobe scsi_debug"
+	modprobe sd_mod || fail "modprobe sd_mod"
+	RAM=ram0
+	NULLB=nullb0
+	SD=
+	local i d
+	for ((i = 0; i < 50; i++)); do
+		for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+			[ -e "$d" ] && SD=${d##*/}
+		done
+		[ -n "$SD" ] && break
+		sleep 0.1
+	done
+	[ -n "$SD" ] || fail "scsi_debug disk did not appear"
+	wait_for_path "/dev/$RAM"
+	wait_for_path "/dev/$NULLB"
+	wait_for_path "/dev/$SD"
+	echo "stand-ins: $RAM (brd, bio) $NULLB (null_blk, blk-mq) $SD (scsi_debug)"
+}
+
+# ramlld_disks: when drivers/ramlld.ko is built, load it (mode=bio,scsi) and set RAMLLD_DISKS
+# to its bio disk and its sd disk; else leave RAMLLD_DISKS empty.
+ramlld_disks() {
+	RAMLLD_DISKS=
+	[ -f "$RAMLLD_KO" ] || { echo "note: $RAMLLD_KO not built: ramlld disks not tested"; return 0; }
+	ramlld_load mode=bio,scsi capacity_mb=64
+	trap unload_all EXIT # after ramlld_load, which sets a trap of its own
+	wait_for_path /dev/ramlld0
+	local sd
+	sd=$(ramlld_sd_disks | head -n 1)
+	[ -n "$sd" ] || fail "ramlld mode=scsi: no sd disk with vendor RAMLLD"
+	wait_for_path /dev/"$sd"
+	RAMLLD_DISKS="ramlld0 $sd"
+	echo "ramlld: ramlld0 (bio) $sd (scsi)"
+}
+
+# unload_all: unload what stand_in_disks and ramlld_disks loaded (each test calls it at its end;
+# it is also the EXIT trap, for a test that fails half-way).
+unload_all() {
+	local m
+	[ ! -d /sys/module/ramlld ] || ramlld_unload || true
+	for m in scsi_debug null_blk brd; do
+		[ -d /sys/module/$m ] || continue
+		rmmod $m 2> /dev/null || { sleep 1; rmmod $m || echo "warning: rmmod $m failed" >&2; }
+	done
+	rm -rf "$QUEUE_TUNE_STATE_DIR"
+	return 0
+}
+
+# write_mbr DEV: write a DOS partition table with one 16 MiB partition at sector 2048 (no
+# sfdisk needed), then have the kernel read it.
+write_mbr() {
+	python3 - "$1" <<'PY'
+import os, struct, sys
+mbr = bytearray(512)
+mbr[440:444] = b"\x78\x56\x34\x12"
+mbr[446:462] = struct.pack("<B3sB3sII", 0, b"\x00\x02\x00", 0x83, b"\x00\x00\x00", 2048, 32768)
+mbr[510:512] = b"\x55\xaa"
+with open(sys.argv[1], "r+b") as f:
+    f.write(mbr)
+    os.fsync(f.fileno())
+PY
+	blockdev --rereadpt "$1" || fail "blockdev --rereadpt $1"
+}
