@@ -27,10 +27,25 @@ static int ramlld_bio_major;
 static struct ramlld_bio_dev *ramlld_bio_devs;
 static unsigned int ramlld_bio_nr_added;
 
+/*
+ * Whether an injected fault fails this read or write: badblocks= or
+ * every_nth. timeout_nth does not apply: a bio-based driver has no timeout.
+ */
+static bool ramlld_bio_fault(struct ramlld_bio_dev *dev, struct bio *bio, u64 pos)
+{
+	u32 size = bio->bi_iter.bi_size;
+
+	if (!size)
+		return false;
+	if (ramlld_fault_nth(RAMLLD_FE_BIO, false) == RAMLLD_FAULT_ERROR)
+		return true;
+	return ramlld_store_first_bad(dev->store, pos, size) != RAMLLD_STORE_NO_BAD;
+}
+
 /* Serve one bio in its submitter's context; may sleep unless REQ_NOWAIT. */
 static void ramlld_bio_submit_bio(struct bio *bio)
 {
-	struct gendisk *disk = bio->bi_bdev->bd_disk;
+	struct gendisk *disk = ramlld_compat_bio_disk(bio);
 	struct ramlld_bio_dev *dev = disk->private_data;
 	bool may_sleep = !(bio->bi_opf & REQ_NOWAIT);
 	unsigned long start = 0;
@@ -49,6 +64,10 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:	/* a flush is an empty write: nothing to copy */
+		if (ramlld_faults_armed() && ramlld_bio_fault(dev, bio, pos)) {
+			err = -EIO;
+			break;
+		}
 		err = ramlld_store_rw_bio(dev->store, bio, pos, may_sleep);
 		break;
 	case REQ_OP_DISCARD:
@@ -68,9 +87,11 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	bio_endio(bio);
 }
 
+RAMLLD_COMPAT_DEFINE_SUBMIT_BIO(ramlld_bio_submit_bio)
+
 static const struct block_device_operations ramlld_bio_fops = {
 	.owner		= THIS_MODULE,
-	.submit_bio	= ramlld_bio_submit_bio,
+	.submit_bio	= RAMLLD_COMPAT_SUBMIT_BIO(ramlld_bio_submit_bio),
 };
 
 static int ramlld_bio_add_one(struct ramlld_bio_dev *dev, unsigned int index)
@@ -80,6 +101,12 @@ static int ramlld_bio_add_one(struct ramlld_bio_dev *dev, unsigned int index)
 	int ret;
 
 	ramlld_disk_limits_init(&lim);
+	/*
+	 * iostats starts off, as the kernel starts every bio-based queue (and
+	 * as brd runs): its io_ticks update is a shared cacheline per bio.
+	 * Writing 1 to queue/iostats turns accounting on.
+	 */
+	lim.io_stat = false;
 	disk = ramlld_compat_alloc_disk(&lim);
 	if (IS_ERR(disk))
 		return PTR_ERR(disk);
@@ -91,9 +118,9 @@ static int ramlld_bio_add_one(struct ramlld_bio_dev *dev, unsigned int index)
 	snprintf(disk->disk_name, DISK_NAME_LEN, RAMLLD_NAME "%u", index);
 	set_capacity(disk, ramlld_store_capacity(dev->store) >> SECTOR_SHIFT);
 
-	ret = add_disk(disk);
+	ret = ramlld_compat_add_disk(disk);
 	if (ret) {
-		put_disk(disk);
+		ramlld_compat_put_disk(disk);
 		return ret;
 	}
 	dev->disk = disk;
@@ -140,7 +167,7 @@ void ramlld_bio_exit(void)
 
 	for (i = 0; i < ramlld_bio_nr_added; i++) {
 		del_gendisk(ramlld_bio_devs[i].disk);
-		put_disk(ramlld_bio_devs[i].disk);
+		ramlld_compat_put_disk(ramlld_bio_devs[i].disk);
 	}
 	ramlld_bio_nr_added = 0;
 	unregister_blkdev(ramlld_bio_major, RAMLLD_NAME);

@@ -21,16 +21,114 @@
  */
 #define RAMLLD_KERNEL_AT_LEAST(a, b, c)	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c))
 
+/* kmap_local_page()/kunmap_local() (5.11) */
+#define RAMLLD_HAVE_KMAP_LOCAL			RAMLLD_KERNEL_AT_LEAST(5, 11, 0)
+/* bio->bi_bdev (5.12) replaced bio->bi_disk */
+#define RAMLLD_HAVE_BIO_BI_BDEV			RAMLLD_KERNEL_AT_LEAST(5, 12, 0)
+/* blk_alloc_disk()/blk_mq_alloc_disk() (5.14) replaced queue + alloc_disk_node() */
+#define RAMLLD_HAVE_BLK_ALLOC_DISK		RAMLLD_KERNEL_AT_LEAST(5, 14, 0)
+/* put_disk() releases the queue too (6.0); blk_cleanup_disk() before */
+#define RAMLLD_HAVE_PUT_DISK_RELEASES_QUEUE	RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
+/* add_disk() returns int, __must_check (5.15) */
+#define RAMLLD_HAVE_ADD_DISK_RETURNS_INT	RAMLLD_KERNEL_AT_LEAST(5, 15, 0)
+/* block_device_operations.submit_bio returns void (5.16), blk_qc_t before */
+#define RAMLLD_HAVE_SUBMIT_BIO_VOID		RAMLLD_KERNEL_AT_LEAST(5, 16, 0)
 #define RAMLLD_HAVE_BIO_SPLIT_TO_LIMITS		RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
 #define RAMLLD_HAVE_QUEUE_LIMITS_AT_ALLOC	RAMLLD_KERNEL_AT_LEAST(6, 9, 0)
 #define RAMLLD_HAVE_BLK_FEATURES		RAMLLD_KERNEL_AT_LEAST(6, 11, 0)
 #define RAMLLD_HAVE_HRTIMER_SETUP		RAMLLD_KERNEL_AT_LEAST(6, 15, 0)
 #define RAMLLD_HAVE_DISCARD_QUEUE_FLAG		(!RAMLLD_KERNEL_AT_LEAST(5, 19, 0))
 
+/* blk_mq_ops->timeout lost its 'reserved' argument (6.0) */
+#if RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
+#define RAMLLD_MQ_TIMEOUT_ARGS	struct request *rq
+#else
+#define RAMLLD_MQ_TIMEOUT_ARGS	struct request *rq, bool reserved
+#endif
+
 /* iov_iter directions: ITER_SOURCE/ITER_DEST (6.2, backported to some 6.1) */
 #ifndef ITER_SOURCE
 #define ITER_SOURCE	WRITE
 #define ITER_DEST	READ
+#endif
+
+/*
+ * kmap_local_page() (5.11): before it, kmap_atomic() is the mapping that needs
+ * no sleeping context (the store maps pages under a spinlock only).
+ */
+#if !RAMLLD_HAVE_KMAP_LOCAL
+#include <linux/highmem.h>
+#define kmap_local_page(page)	kmap_atomic(page)
+#define kunmap_local(addr)	kunmap_atomic(addr)
+#endif
+
+/* The disk a bio is for: bio->bi_bdev->bd_disk (5.12), bio->bi_disk before */
+static inline struct gendisk *ramlld_compat_bio_disk(struct bio *bio)
+{
+#if RAMLLD_HAVE_BIO_BI_BDEV
+	return bio->bi_bdev->bd_disk;
+#else
+	return bio->bi_disk;
+#endif
+}
+
+/*
+ * submit_bio returns void (5.16); before, blk_qc_t. The driver writes a void
+ * function FN and names RAMLLD_COMPAT_SUBMIT_BIO(FN) in its fops, after
+ * RAMLLD_COMPAT_DEFINE_SUBMIT_BIO(FN), which defines the wrapper where needed.
+ */
+#if RAMLLD_HAVE_SUBMIT_BIO_VOID
+#define RAMLLD_COMPAT_DEFINE_SUBMIT_BIO(fn)
+#define RAMLLD_COMPAT_SUBMIT_BIO(fn)	fn
+#else
+#define RAMLLD_COMPAT_DEFINE_SUBMIT_BIO(fn)				\
+	static blk_qc_t fn##_qc(struct bio *bio)			\
+	{								\
+		fn(bio);						\
+		return BLK_QC_T_NONE;					\
+	}
+#define RAMLLD_COMPAT_SUBMIT_BIO(fn)	fn##_qc
+#endif
+
+/* add_disk() can fail (5.15); before, it returned void */
+static inline int __must_check ramlld_compat_add_disk(struct gendisk *disk)
+{
+#if RAMLLD_HAVE_ADD_DISK_RETURNS_INT
+	return add_disk(disk);
+#else
+	add_disk(disk);
+	return 0;
+#endif
+}
+
+/*
+ * Drop a disk from ramlld_compat_alloc_disk()/_alloc_mq_disk(), after
+ * del_gendisk() or when add_disk() failed: put_disk() (6.0),
+ * blk_cleanup_disk() (5.14), blk_cleanup_queue() + put_disk() before.
+ */
+static inline void ramlld_compat_put_disk(struct gendisk *disk)
+{
+#if RAMLLD_HAVE_PUT_DISK_RELEASES_QUEUE
+	put_disk(disk);
+#elif RAMLLD_HAVE_BLK_ALLOC_DISK
+	blk_cleanup_disk(disk);
+#else
+	blk_cleanup_queue(disk->queue);
+	put_disk(disk);
+#endif
+}
+
+/*
+ * blk_mq_ops.init_request's NUMA node is an int in 7.x (unsigned int through
+ * 6.12, as Debian's trixie headers show; 7.2 has int). No symbol marks the
+ * change, so a version decides; only 6.12 and 7.2 were checked, 7.0 is
+ * assumed: if a 6.13-7.1 kernel disagrees, mq.c fails to build, fix it here.
+ */
+#define RAMLLD_HAVE_INIT_REQUEST_INT_NODE	RAMLLD_KERNEL_AT_LEAST(7, 0, 0)
+#if RAMLLD_HAVE_INIT_REQUEST_INT_NODE
+typedef int ramlld_compat_numa_node_t;
+#else
+typedef unsigned int ramlld_compat_numa_node_t;
 #endif
 
 /* hrtimer_setup() replaced hrtimer_init() + ->function (6.15) */
@@ -119,7 +217,29 @@ static inline void ramlld_compat_apply_limits(struct request_queue *q,
 }
 #endif
 
-/* bio-based disk allocation: blk_alloc_disk(node) (5.14), (&lim, node) + ERR_PTR (6.9) */
+#if !RAMLLD_HAVE_BLK_ALLOC_DISK
+/*
+ * Before 5.14: a queue, then a disk pointing at it. Minors 0 here: the
+ * driver sets disk->minors before add_disk(), as with blk_alloc_disk().
+ */
+static inline struct gendisk *ramlld_compat_disk_on_queue(struct request_queue *q)
+{
+	struct gendisk *disk = alloc_disk_node(0, NUMA_NO_NODE);
+
+	if (!disk) {
+		blk_cleanup_queue(q);
+		return ERR_PTR(-ENOMEM);
+	}
+	disk->queue = q;
+	return disk;
+}
+#endif
+
+/*
+ * bio-based disk allocation: blk_alloc_queue(node) + alloc_disk_node() (5.9),
+ * blk_alloc_disk(node) (5.14), blk_alloc_disk(&lim, node) + ERR_PTR (6.9).
+ * Returns an ERR_PTR on failure, never NULL.
+ */
 static inline struct gendisk *ramlld_compat_alloc_disk(const struct ramlld_disk_limits *l)
 {
 	struct gendisk *disk;
@@ -131,16 +251,29 @@ static inline struct gendisk *ramlld_compat_alloc_disk(const struct ramlld_disk_
 	if (IS_ERR(disk))
 		return disk;
 #else
+#if RAMLLD_HAVE_BLK_ALLOC_DISK
 	disk = blk_alloc_disk(NUMA_NO_NODE);
 	if (!disk)
 		return ERR_PTR(-ENOMEM);
+#else
+	struct request_queue *q = blk_alloc_queue(NUMA_NO_NODE);
+
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	disk = ramlld_compat_disk_on_queue(q);
+	if (IS_ERR(disk))
+		return disk;
+#endif
 	ramlld_compat_apply_limits(disk->queue, l);
 #endif
 	ramlld_compat_apply_flags(disk->queue, l);
 	return disk;
 }
 
-/* blk-mq disk allocation: blk_mq_alloc_disk(set, data) (5.14), (set, &lim, data) (6.9) */
+/*
+ * blk-mq disk allocation: blk_mq_init_queue_data() + alloc_disk_node() (5.7),
+ * blk_mq_alloc_disk(set, data) (5.14), (set, &lim, data) (6.9). ERR_PTR on failure.
+ */
 static inline struct gendisk *
 ramlld_compat_alloc_mq_disk(struct blk_mq_tag_set *set,
 			    const struct ramlld_disk_limits *l, void *queuedata)
@@ -152,7 +285,13 @@ ramlld_compat_alloc_mq_disk(struct blk_mq_tag_set *set,
 	ramlld_compat_fill_limits(&lim, l);
 	disk = blk_mq_alloc_disk(set, &lim, queuedata);
 #else
+#if RAMLLD_HAVE_BLK_ALLOC_DISK
 	disk = blk_mq_alloc_disk(set, queuedata);
+#else
+	struct request_queue *q = blk_mq_init_queue_data(set, queuedata);
+
+	disk = IS_ERR(q) ? ERR_CAST(q) : ramlld_compat_disk_on_queue(q);
+#endif
 	if (!IS_ERR(disk))
 		ramlld_compat_apply_limits(disk->queue, l);
 #endif
@@ -180,6 +319,7 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
 #endif
 
 /* ---- SCSI (scsi.c): begin ---- */
+#include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_host.h>
 
@@ -194,6 +334,17 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
 #define RAMLLD_HAVE_SCSI_DONE_DIRECT	RAMLLD_KERNEL_AT_LEAST(5, 18, 0)
 /* scsi_cmd_to_rq() (5.15) replaced cmd->request */
 #define RAMLLD_HAVE_SCSI_CMD_TO_RQ	RAMLLD_KERNEL_AT_LEAST(5, 15, 0)
+/*
+ * queuecommand returns enum scsi_qc_status (7.x), int before; the same change
+ * turned SCSI_MLQUEUE_* from macros into that enum's constants: a feature test.
+ */
+#ifdef SCSI_MLQUEUE_HOST_BUSY
+#define RAMLLD_HAVE_SCSI_QC_STATUS	0
+typedef int ramlld_compat_qc_status_t;
+#else
+#define RAMLLD_HAVE_SCSI_QC_STATUS	1
+typedef enum scsi_qc_status ramlld_compat_qc_status_t;
+#endif
 /* slave_alloc() became sdev_init() (6.14) */
 #define RAMLLD_HAVE_SDEV_INIT		RAMLLD_KERNEL_AT_LEAST(6, 14, 0)
 

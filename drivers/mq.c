@@ -37,6 +37,7 @@ struct ramlld_mq_dev {
 struct ramlld_mq_cmd {
 	struct hrtimer timer;
 	blk_status_t status;
+	bool dropped;		/* timeout_nth: left for the timeout handler */
 };
 
 static int ramlld_mq_major;
@@ -90,15 +91,47 @@ static enum hrtimer_restart ramlld_mq_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* The injected fault of a read or write: every_nth, timeout_nth, badblocks=. */
+static enum ramlld_fault ramlld_mq_fault(struct ramlld_mq_dev *dev,
+					 struct request *rq)
+{
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	enum ramlld_fault fault;
+
+	if ((req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE) ||
+	    !blk_rq_bytes(rq))
+		return RAMLLD_FAULT_NONE;
+	fault = ramlld_fault_nth(RAMLLD_FE_MQ, true);
+	if (fault)
+		return fault;
+	if (ramlld_store_first_bad(dev->store, pos, blk_rq_bytes(rq)) !=
+	    RAMLLD_STORE_NO_BAD)
+		return RAMLLD_FAULT_ERROR;
+	return RAMLLD_FAULT_NONE;
+}
+
 static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 				       const struct blk_mq_queue_data *bd)
 {
 	struct ramlld_mq_dev *dev = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	enum ramlld_fault fault = RAMLLD_FAULT_NONE;
 
+	if (ramlld_faults_armed())
+		fault = ramlld_mq_fault(dev, rq);
+	if (unlikely(fault == RAMLLD_FAULT_TIMEOUT)) {
+		/* never completed here: ramlld_mq_timeout() ends it */
+		cmd->dropped = true;
+		blk_mq_start_request(rq);
+		return BLK_STS_OK;
+	}
 	blk_mq_start_request(rq);
-	cmd->status = ramlld_mq_do_request(dev, rq, hctx->flags & BLK_MQ_F_BLOCKING);
+	if (unlikely(fault == RAMLLD_FAULT_ERROR))
+		cmd->status = BLK_STS_IOERR;
+	else
+		cmd->status = ramlld_mq_do_request(dev, rq,
+						   hctx->flags & BLK_MQ_F_BLOCKING);
 
 	switch (ramlld_irqmode) {
 	case RAMLLD_IRQ_NONE:
@@ -115,18 +148,42 @@ static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_OK;
 }
 
+/*
+ * A request outlived its timeout: a timeout_nth one that was never to
+ * complete, or (irqmode=2 with completion_nsec near the timeout) one whose
+ * completion timer is still pending. Either ends here, as BLK_STS_TIMEOUT,
+ * unless its timer is already running: then it completes on its own.
+ */
+static enum blk_eh_timer_return ramlld_mq_timeout(RAMLLD_MQ_TIMEOUT_ARGS)
+{
+	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (cmd->dropped) {
+		cmd->dropped = false;
+	} else if (ramlld_irqmode != RAMLLD_IRQ_TIMER ||
+		   hrtimer_try_to_cancel(&cmd->timer) != 1) {
+		return BLK_EH_RESET_TIMER;
+	}
+	cmd->status = BLK_STS_TIMEOUT;
+	blk_mq_complete_request(rq);
+	return BLK_EH_DONE;
+}
+
 static int ramlld_mq_init_request(struct blk_mq_tag_set *set, struct request *rq,
-				  unsigned int hctx_idx, unsigned int numa_node)
+				  unsigned int hctx_idx,
+				  ramlld_compat_numa_node_t numa_node)
 {
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	ramlld_compat_hrtimer_setup(&cmd->timer, ramlld_mq_timer_fn);
+	cmd->dropped = false;
 	return 0;
 }
 
 static const struct blk_mq_ops ramlld_mq_ops = {
 	.queue_rq	= ramlld_mq_queue_rq,
 	.complete	= ramlld_mq_complete,
+	.timeout	= ramlld_mq_timeout,
 	.init_request	= ramlld_mq_init_request,
 };
 
@@ -177,14 +234,14 @@ static int ramlld_mq_add_one(struct ramlld_mq_dev *dev, unsigned int index)
 	snprintf(disk->disk_name, DISK_NAME_LEN, RAMLLD_MQ_NAME "%u", index);
 	set_capacity(disk, ramlld_store_capacity(dev->store) >> SECTOR_SHIFT);
 
-	ret = add_disk(disk);
+	ret = ramlld_compat_add_disk(disk);
 	if (ret)
 		goto err_disk;
 	dev->disk = disk;
 	return 0;
 
 err_disk:
-	put_disk(disk);
+	ramlld_compat_put_disk(disk);
 err_tags:
 	if (dev->tag_set == &dev->own_tag_set)
 		blk_mq_free_tag_set(&dev->own_tag_set);
@@ -239,7 +296,7 @@ void ramlld_mq_exit(void)
 		struct ramlld_mq_dev *dev = &ramlld_mq_devs[i];
 
 		del_gendisk(dev->disk);
-		put_disk(dev->disk);
+		ramlld_compat_put_disk(dev->disk);
 		if (dev->tag_set == &dev->own_tag_set)
 			blk_mq_free_tag_set(&dev->own_tag_set);
 	}

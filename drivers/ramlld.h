@@ -50,6 +50,53 @@ extern bool ramlld_throw_away_reads;
 extern bool ramlld_throw_away_writes;
 
 /*
+ * Fault injection (main.c; docs/design.md, "Fault injection"), writable at
+ * run time. ramlld_faults holds a RAMLLD_FAULT_* bit per armed knob and is 0
+ * when none is: an I/O path reads it once (ramlld_faults_armed()) and does
+ * nothing more while it is 0.
+ */
+#define RAMLLD_FAULT_BADBLOCKS		0x1
+#define RAMLLD_FAULT_EVERY_NTH		0x2
+#define RAMLLD_FAULT_TIMEOUT_NTH	0x4
+extern unsigned int ramlld_faults;
+
+static inline bool ramlld_faults_armed(void)
+{
+	return unlikely(READ_ONCE(ramlld_faults));
+}
+
+/* The badblocks= range, in bytes: [start, end). Replaced whole, under RCU. */
+struct ramlld_badrange {
+	u64 start;
+	u64 end;
+	struct rcu_head rcu;
+};
+
+extern struct ramlld_badrange __rcu *ramlld_badrange;
+
+/* Front ends, each with its own every_nth / timeout_nth command count. */
+enum ramlld_fe {
+	RAMLLD_FE_BIO,
+	RAMLLD_FE_MQ,
+	RAMLLD_FE_SCSI,
+	RAMLLD_FE_COUNT,
+};
+
+/* What every_nth / timeout_nth make of one command. */
+enum ramlld_fault {
+	RAMLLD_FAULT_NONE = 0,
+	RAMLLD_FAULT_ERROR,	/* fail it: EIO, or MEDIUM ERROR on SCSI */
+	RAMLLD_FAULT_TIMEOUT,	/* never complete it: the timeout handler does */
+};
+
+/*
+ * Count one read or write command of front end fe and say which fault it
+ * gets. can_time_out: the front end has a timeout handler (not bio).
+ * Call only when ramlld_faults_armed(). Does not sleep.
+ */
+enum ramlld_fault ramlld_fault_nth(enum ramlld_fe fe, bool can_time_out);
+
+/*
  * The store: a flat table of page pointers, one per PAGE_SIZE of capacity.
  * Pages are allocated at load (prealloc) or on first write, never on read
  * (a hole reads as zeros). Writers serialise per store page on a striped
@@ -77,6 +124,12 @@ int ramlld_store_write(struct ramlld_store *store, u64 pos, struct iov_iter *ite
 /* The data of one bio (from its current bi_iter), at byte offset pos. */
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep);
+/*
+ * The first byte of [pos, pos + len) inside the badblocks= range, or
+ * RAMLLD_STORE_NO_BAD. Call only when ramlld_faults_armed(). Does not sleep.
+ */
+#define RAMLLD_STORE_NO_BAD	U64_MAX
+u64 ramlld_store_first_bad(const struct ramlld_store *store, u64 pos, u64 len);
 /* Zero a byte range: whole pages are freed (lazy) or cleared (prealloc). */
 int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len);
 /* Fill a byte range with copies of one logical block (WRITE SAME). */

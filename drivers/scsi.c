@@ -177,8 +177,55 @@ static void ramlld_scsi_set_sense(struct scsi_cmnd *sc,
 	scsi_set_resid(sc, scsi_bufflen(sc));
 }
 
-/* Run one command to the end; SCSI_MLQUEUE_HOST_BUSY if it must be retried. */
-static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc)
+/*
+ * The injected fault of a READ or WRITE, as a disk would fail it:
+ * timeout_nth leaves it to the midlayer's timeout and error handler;
+ * every_nth fails it whole with MEDIUM ERROR at its first LBA; badblocks=
+ * moves the blocks before the first bad one, then MEDIUM ERROR at that LBA
+ * (sd completes the good part from the INFORMATION field).
+ */
+static enum ramlld_fault ramlld_scsi_fault(struct ramlld_scsi_lun *lun,
+					   struct scsi_cmnd *sc,
+					   struct ramlld_cdb_result *res)
+{
+	bool write = res->action == RAMLLD_CDB_WRITE;
+	u32 bs = lun->cdb.block_size;
+	u64 bad, bad_lba = res->lba;
+	u32 good = 0;
+	enum ramlld_fault fault;
+
+	if (!res->nr_blocks)
+		return RAMLLD_FAULT_NONE;
+	fault = ramlld_fault_nth(RAMLLD_FE_SCSI, true);
+	if (fault == RAMLLD_FAULT_TIMEOUT)
+		return fault;
+	if (fault != RAMLLD_FAULT_ERROR) {
+		bad = ramlld_store_first_bad(lun->store, res->lba * bs,
+					     (u64)res->nr_blocks * bs);
+		if (bad == RAMLLD_STORE_NO_BAD)
+			return RAMLLD_FAULT_NONE;
+		bad_lba = div_u64(bad, bs);
+		good = bad_lba - res->lba;
+	}
+	if (good) {
+		struct ramlld_cdb_result part = *res;
+
+		part.nr_blocks = good;
+		if (ramlld_scsi_rw(lun, sc, &part))
+			good = 0;
+	}
+	ramlld_cdb_set_medium_error(&lun->cdb, res, write, bad_lba);
+	ramlld_scsi_set_sense(sc, res);
+	scsi_set_resid(sc, scsi_bufflen(sc) - min(good * bs, scsi_bufflen(sc)));
+	return RAMLLD_FAULT_ERROR;
+}
+
+/*
+ * Run one command to the end; SCSI_MLQUEUE_HOST_BUSY if it must be retried.
+ * *dropped: timeout_nth chose it never to complete.
+ */
+static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
+			       bool *dropped)
 {
 	struct ramlld_cdb_result res;
 	u32 dout_len, din_cap, copied;
@@ -214,6 +261,18 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 	}
 	if (dout_len)
 		scsi_set_resid(sc, scsi_bufflen(sc) - dout_len);
+	if (ramlld_faults_armed() && (res.action == RAMLLD_CDB_READ ||
+				      res.action == RAMLLD_CDB_WRITE)) {
+		switch (ramlld_scsi_fault(lun, sc, &res)) {
+		case RAMLLD_FAULT_TIMEOUT:
+			*dropped = true;
+			goto out;
+		case RAMLLD_FAULT_ERROR:
+			goto out;
+		default:
+			break;
+		}
+	}
 	err = ramlld_scsi_do_action(lun, sc, &res, buf);
 	if (unlikely(err)) {
 		/* a lazily allocated page was not to be had (GFP_ATOMIC) */
@@ -253,18 +312,22 @@ static void ramlld_scsi_complete(struct scsi_cmnd *sc)
 	}
 }
 
-static int ramlld_scsi_queuecommand(struct Scsi_Host *shost,
-				    struct scsi_cmnd *sc)
+static ramlld_compat_qc_status_t ramlld_scsi_queuecommand(struct Scsi_Host *shost,
+							 struct scsi_cmnd *sc)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
+	bool dropped = false;
 	int ret;
 
 	if (unlikely(!lun)) {
 		sc->result = DID_NO_CONNECT << 16;
 	} else {
-		ret = ramlld_scsi_execute(lun, sc);
+		ret = ramlld_scsi_execute(lun, sc, &dropped);
 		if (unlikely(ret))
 			return ret;
+		/* timeout_nth: the midlayer times it out, ramlld_scsi_eh_abort() ends it */
+		if (unlikely(dropped))
+			return 0;
 	}
 	ramlld_scsi_complete(sc);
 	return 0;
@@ -297,8 +360,12 @@ static int ramlld_scsi_sdev_init(struct scsi_device *sdev)
 
 /*
  * Error handling. Commands complete by themselves (inline or on their
- * timer), so a timed-out one can only be waiting on its timer: cancel it
- * (waiting for a running callback) and the midlayer owns the command.
+ * timer), so a timed-out one is either waiting on its timer or one that
+ * timeout_nth dropped, which holds nothing here. Cancelling the timer
+ * (waiting for a running callback; a no-op for a dropped command) is all
+ * an abort needs: then the midlayer owns the command, and retries or fails
+ * it. scsi_done() from a callback that raced with the timeout is ignored
+ * (SCMD_STATE_COMPLETE).
  */
 static int ramlld_scsi_eh_abort(struct scsi_cmnd *sc)
 {

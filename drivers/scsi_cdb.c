@@ -180,6 +180,29 @@ void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
 				     key, asc_ascq, SKS_NONE, SKS_NONE, false);
 }
 
+void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
+				 struct ramlld_cdb_result *res, bool write,
+				 u64 lba)
+{
+	u8 *s = res->sense;
+
+	ramlld_cdb_set_sense(dev, res, RAMLLD_SK_MEDIUM_ERROR,
+			     write ? RAMLLD_ASC_WRITE_ERROR :
+				     RAMLLD_ASC_UNRECOVERED_READ);
+	if (s[0] == 0x72) {
+		/* information descriptor (SPC-4 4.5.2.2) after the 8-byte header */
+		s[7] = 12;
+		s[8] = 0x00;
+		s[9] = 0x0a;
+		s[10] = 0x80;	/* VALID */
+		put_be64(&s[12], lba);
+		res->sense_len = 20;
+	} else if (lba <= 0xffffffffULL) {
+		s[0] |= 0x80;	/* VALID: INFORMATION holds the LBA */
+		put_be32(&s[3], (u32)lba);
+	}
+}
+
 static int invalid_cdb(struct cdb_ctx *c, int byte, int bit)
 {
 	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,

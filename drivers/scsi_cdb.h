@@ -32,6 +32,7 @@ typedef unsigned long long u64;
 /* Sense keys */
 #define RAMLLD_SK_NO_SENSE		0x0
 #define RAMLLD_SK_NOT_READY		0x2
+#define RAMLLD_SK_MEDIUM_ERROR		0x3
 #define RAMLLD_SK_ILLEGAL_REQUEST	0x5
 #define RAMLLD_SK_UNIT_ATTENTION	0x6
 #define RAMLLD_SK_DATA_PROTECT		0x7
@@ -41,6 +42,8 @@ typedef unsigned long long u64;
 #define RAMLLD_ASC_NONE			0x0000
 /* LOGICAL UNIT NOT READY, INITIALIZING COMMAND REQUIRED */
 #define RAMLLD_ASC_NOT_READY_INIT_REQ	0x0402
+#define RAMLLD_ASC_WRITE_ERROR		0x0c00	/* WRITE ERROR */
+#define RAMLLD_ASC_UNRECOVERED_READ	0x1100	/* UNRECOVERED READ ERROR */
 #define RAMLLD_ASC_PARAM_LIST_LENGTH	0x1a00	/* PARAMETER LIST LENGTH ERROR */
 #define RAMLLD_ASC_INVALID_OPCODE	0x2000	/* INVALID COMMAND OPERATION CODE */
 #define RAMLLD_ASC_LBA_OUT_OF_RANGE	0x2100	/* LOGICAL BLOCK ADDRESS OUT OF RANGE */
@@ -53,8 +56,11 @@ typedef unsigned long long u64;
 #define RAMLLD_ASC_SAVING_NOT_SUPP	0x3900	/* SAVING PARAMETERS NOT SUPPORTED */
 #define RAMLLD_ASC_DATA_PHASE_ERROR	0x4b00	/* DATA PHASE ERROR */
 
-/* Longest sense this code builds (fixed: 18 bytes, descriptor: 16). */
-#define RAMLLD_CDB_SENSE_LEN		18
+/*
+ * Longest sense this code builds (fixed: 18 bytes; descriptor: 16 with a
+ * sense-key specific descriptor, 20 with an information descriptor).
+ */
+#define RAMLLD_CDB_SENSE_LEN		20
 /*
  * Data-in and data-out of the non-media commands never need more than this:
  * the front end may size its bounce buffer to it. A WRITE SAME block
@@ -158,5 +164,15 @@ void ramlld_cdb_unmap_desc(const u8 *dout, u32 i, u64 *lba, u32 *nr_blocks);
 /* Sense data for a condition, in the format the control page selects. */
 void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
 			  struct ramlld_cdb_result *res, u8 key, u16 asc_ascq);
+
+/*
+ * MEDIUM ERROR at lba, the first block that failed: UNRECOVERED READ ERROR
+ * (03/11/00) for a read, WRITE ERROR (03/0C/00) for a write, lba in the
+ * INFORMATION field with VALID set (fixed format: only when lba fits in 32
+ * bits; descriptor format: an information descriptor).
+ */
+void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
+				 struct ramlld_cdb_result *res, bool write,
+				 u64 lba);
 
 #endif /* RAMLLD_SCSI_CDB_H */

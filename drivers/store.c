@@ -266,7 +266,7 @@ int ramlld_store_write(struct ramlld_store *store, u64 pos, struct iov_iter *ite
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep)
 {
-	struct bio_vec *bv = __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
+	const struct bio_vec *bv = __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
 	unsigned int size = bio->bi_iter.bi_size;
 	unsigned long covered = 0, nr_segs = 0;
 	struct iov_iter iter;
@@ -287,6 +287,22 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 		      bio->bi_iter.bi_bvec_done + size);
 	iov_iter_advance(&iter, bio->bi_iter.bi_bvec_done);
 	return ramlld_store_read(store, pos, &iter);
+}
+
+/* Every store has the same bad range (badblocks=); the store is for later. */
+u64 ramlld_store_first_bad(const struct ramlld_store *store, u64 pos, u64 len)
+{
+	const struct ramlld_badrange *r;
+	u64 bad = RAMLLD_STORE_NO_BAD;
+
+	if (!(READ_ONCE(ramlld_faults) & RAMLLD_FAULT_BADBLOCKS) || !len)
+		return bad;
+	rcu_read_lock();
+	r = rcu_dereference(ramlld_badrange);
+	if (r && pos < r->end && pos + len > r->start)
+		bad = max(pos, r->start);
+	rcu_read_unlock();
+	return bad;
 }
 
 /* Zero [off, off + len) of a page the caller has locked. */

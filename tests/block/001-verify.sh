@@ -7,7 +7,7 @@
 . "$TOP/tests/lib.sh"
 
 for ss in 512 4096; do
-	ramlld_load mode=bio,mq capacity_mb=8 sector_size=$ss
+	ramlld_load mode=bio,mq capacity_mb=4 sector_size=$ss
 	for dev in /dev/ramlld0 /dev/ramlldmq0; do
 		expect_eq "$dev logical block size" "$ss" "$(blockdev --getss "$dev")"
 		for bs in 512 4k 128k; do

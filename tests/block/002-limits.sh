@@ -11,10 +11,12 @@ for name in ramlld0 ramlldmq0; do
 	expect_eq "$name physical_block_size" 16384 "$(cat $q/physical_block_size)"
 	expect_eq "$name rotational" 0 "$(cat $q/rotational)"
 	expect_eq "$name add_random" 0 "$(cat $q/add_random)"
-	expect_eq "$name discard_granularity" 4096 "$(cat $q/discard_granularity)"
+	expect_eq "$name discard_granularity (the physical block size)" 16384 "$(cat $q/discard_granularity)"
 	expect_eq "$name size in sectors" 16384 "$(cat /sys/block/$name/size)"
 	[ "$(cat $q/discard_max_bytes)" -gt 0 ] || fail "$name: discard not advertised"
 	[ "$(cat $q/write_zeroes_max_bytes)" -gt 0 ] || fail "$name: write zeroes not advertised"
+	# iostats starts as the kernel starts such queues: off for bio, on for blk-mq
+	expect_eq "$name iostats" "$([ $name = ramlld0 ] && echo 0 || echo 1)" "$(cat $q/iostats)"
 	# the tuning knobs stay writable
 	for attr in add_random rq_affinity iostats; do
 		old=$(cat $q/$attr)

@@ -59,7 +59,8 @@ scsi_sense() {
 		echo none
 		return
 	fi
-	if [[ ${b[0]} == 7[01] ]]; then
+	# fixed format: 70h/71h, f0h/f1h with VALID (INFORMATION holds an LBA)
+	if [[ ${b[0]} == [7f][01] ]]; then
 		k=$((0x${b[2]} & 15)) a=${b[12]} q=${b[13]}
 		if [ "${#b[@]}" -ge 18 ] && ((0x${b[15]} & 0x80)); then s=" sks=${b[15]}${b[16]}${b[17]}"; fi
 	else
@@ -67,6 +68,38 @@ scsi_sense() {
 		if [ "${#b[@]}" -ge 16 ] && [ "${b[8]}" = 02 ]; then s=" sks=${b[12]}${b[13]}${b[14]}"; fi
 	fi
 	echo "$k/$a/$q$s"
+}
+
+# scsi_sense_info: read `sg_raw -v` output on stdin, print the INFORMATION field of its sense data
+# in decimal (fixed format with VALID set, or a descriptor-format information descriptor with
+# VALID), or "none".
+scsi_sense_info() {
+	local line f=0 i
+	local -a b=()
+	while IFS= read -r line; do
+		if [[ $line == *"Raw sense data"* ]]; then
+			f=1
+			continue
+		fi
+		if [ "$f" = 1 ]; then
+			if [[ $line =~ ^[[:space:]]+([0-9a-f]{2}[[:space:]]*)+$ ]]; then
+				# shellcheck disable=SC2206
+				b+=($line)
+			else
+				f=0
+			fi
+		fi
+	done
+	if [ "${#b[@]}" -ge 7 ] && [[ ${b[0]} == f[01] ]]; then
+		echo $((0x${b[3]}${b[4]}${b[5]}${b[6]}))
+		return
+	fi
+	if [ "${#b[@]}" -ge 20 ] && [[ ${b[0]} == 7[23] ]] && [ "${b[8]}" = 00 ] && ((0x${b[10]} & 0x80)); then
+		i=$(printf %s "${b[@]:12:8}")
+		echo $((0x$i))
+		return
+	fi
+	echo none
 }
 
 # expect_sense WHAT WANT SG_RAW_ARGS...: run sg_raw -v with the arguments; its sense must be WANT

@@ -978,6 +978,48 @@ static void test_small_buffers(void)
 	}
 }
 
+/* MEDIUM ERROR with the failing LBA in INFORMATION, both sense formats. */
+static void test_medium_error(void)
+{
+	dev_setup(1 << 20, 512);
+	memset(&res, 0xa5, sizeof(res));
+	ramlld_cdb_set_medium_error(&dev, &res, false, 0x12345);
+	CHECK_EQ(res.status, RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(res.action, RAMLLD_CDB_NONE);
+	CHECK_EQ(res.sense_len, 18);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MEDIUM_ERROR, 0x1100));
+	CHECK_EQ(res.sense[0], 0xf0);	/* VALID | current, fixed */
+	CHECK_EQ(be32(&res.sense[3]), 0x12345);
+	CHECK_EQ(res.sense[7], 10);
+	CHECK_EQ(sks(), -1);
+
+	ramlld_cdb_set_medium_error(&dev, &res, true, 0);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MEDIUM_ERROR, 0x0c00));
+	CHECK_EQ(res.sense[0], 0xf0);
+	CHECK_EQ(be32(&res.sense[3]), 0);
+
+	/* an LBA beyond 32 bits does not fit fixed INFORMATION: VALID clear */
+	ramlld_cdb_set_medium_error(&dev, &res, true, 0x100000000ULL);
+	CHECK_EQ(res.sense[0], 0x70);
+	CHECK_EQ(be32(&res.sense[3]), 0);
+
+	/* descriptor format (D_SENSE): an information descriptor, 64-bit */
+	dev.d_sense = 1;
+	ramlld_cdb_set_medium_error(&dev, &res, false, 0x123456789aULL);
+	CHECK_EQ(res.sense_len, 20);
+	CHECK_EQ(res.sense[0], 0x72);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MEDIUM_ERROR, 0x1100));
+	CHECK_EQ(res.sense[7], 12);
+	CHECK_EQ(res.sense[8], 0x00);
+	CHECK_EQ(res.sense[9], 0x0a);
+	CHECK_EQ(res.sense[10], 0x80);
+	CHECK_EQ(be64(&res.sense[12]), 0x123456789aULL);
+	ramlld_cdb_set_medium_error(&dev, &res, true, 7);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MEDIUM_ERROR, 0x0c00));
+	CHECK_EQ(be64(&res.sense[12]), 7);
+	dev.d_sense = 0;
+}
+
 int main(void)
 {
 	test_inquiry();
@@ -995,6 +1037,7 @@ int main(void)
 	test_sync_verify();
 	test_report_opcodes();
 	test_small_buffers();
+	test_medium_error();
 	printf("scsi_cdb_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
