@@ -35,12 +35,11 @@ scsi_find_disks() {
 	echo "disks: ${#SD[@]} (${SD[0]}/${SG[0]} at ${HCTL[0]} .. ${SD[$((want - 1))]}/${SG[$((want - 1))]} at ${HCTL[$((want - 1))]})"
 }
 
-# scsi_sense: read `sg_raw -v` output on stdin, print KEY/ASC/ASCQ (hex, e.g. 5/24/00) of its
-# sense data, followed by " sks=XXXXXX" when it carries a sense-key specific field; "none" if
-# there is no sense.
-scsi_sense() {
-	local line f=0 k a q s=''
-	local -a b=()
+# _scsi_raw_sense: read `sg_raw -v` output on stdin; set the array SENSE_BYTES to the bytes of
+# its "Raw sense data" dump (empty when there is none).
+_scsi_raw_sense() {
+	local line f=0
+	SENSE_BYTES=()
 	while IFS= read -r line; do
 		if [[ $line == *"Raw sense data"* ]]; then
 			f=1
@@ -49,12 +48,22 @@ scsi_sense() {
 		if [ "$f" = 1 ]; then
 			if [[ $line =~ ^[[:space:]]+([0-9a-f]{2}[[:space:]]*)+$ ]]; then
 				# shellcheck disable=SC2206
-				b+=($line)
+				SENSE_BYTES+=($line)
 			else
 				f=0
 			fi
 		fi
 	done
+}
+
+# scsi_sense: read `sg_raw -v` output on stdin, print KEY/ASC/ASCQ (hex, e.g. 5/24/00) of its
+# sense data, followed by " sks=XXXXXX" when it carries a sense-key specific field; "none" if
+# there is no sense.
+scsi_sense() {
+	local k a q s=''
+	local -a b
+	_scsi_raw_sense
+	b=("${SENSE_BYTES[@]}")
 	if [ "${#b[@]}" -eq 0 ]; then
 		echo none
 		return
@@ -74,22 +83,10 @@ scsi_sense() {
 # in decimal (fixed format with VALID set, or a descriptor-format information descriptor with
 # VALID), or "none".
 scsi_sense_info() {
-	local line f=0 i
-	local -a b=()
-	while IFS= read -r line; do
-		if [[ $line == *"Raw sense data"* ]]; then
-			f=1
-			continue
-		fi
-		if [ "$f" = 1 ]; then
-			if [[ $line =~ ^[[:space:]]+([0-9a-f]{2}[[:space:]]*)+$ ]]; then
-				# shellcheck disable=SC2206
-				b+=($line)
-			else
-				f=0
-			fi
-		fi
-	done
+	local i
+	local -a b
+	_scsi_raw_sense
+	b=("${SENSE_BYTES[@]}")
 	if [ "${#b[@]}" -ge 7 ] && [[ ${b[0]} == f[01] ]]; then
 		echo $((0x${b[3]}${b[4]}${b[5]}${b[6]}))
 		return
