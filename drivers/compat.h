@@ -126,9 +126,9 @@ static inline void ramlld_compat_put_disk(struct gendisk *disk)
  */
 #define RAMLLD_HAVE_INIT_REQUEST_INT_NODE	RAMLLD_KERNEL_AT_LEAST(7, 0, 0)
 #if RAMLLD_HAVE_INIT_REQUEST_INT_NODE
-typedef int ramlld_compat_numa_node_t;
+#define RAMLLD_NUMA_NODE_T	int
 #else
-typedef unsigned int ramlld_compat_numa_node_t;
+#define RAMLLD_NUMA_NODE_T	unsigned int
 #endif
 
 /* hrtimer_setup() replaced hrtimer_init() + ->function (6.15) */
@@ -340,10 +340,10 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
  */
 #ifdef SCSI_MLQUEUE_HOST_BUSY
 #define RAMLLD_HAVE_SCSI_QC_STATUS	0
-typedef int ramlld_compat_qc_status_t;
+#define RAMLLD_QC_STATUS_T	int
 #else
 #define RAMLLD_HAVE_SCSI_QC_STATUS	1
-typedef enum scsi_qc_status ramlld_compat_qc_status_t;
+#define RAMLLD_QC_STATUS_T	enum scsi_qc_status
 #endif
 /* slave_alloc() became sdev_init() (6.14) */
 #define RAMLLD_HAVE_SDEV_INIT		RAMLLD_KERNEL_AT_LEAST(6, 14, 0)

@@ -171,7 +171,7 @@ static enum blk_eh_timer_return ramlld_mq_timeout(RAMLLD_MQ_TIMEOUT_ARGS)
 
 static int ramlld_mq_init_request(struct blk_mq_tag_set *set, struct request *rq,
 				  unsigned int hctx_idx,
-				  ramlld_compat_numa_node_t numa_node)
+				  RAMLLD_NUMA_NODE_T numa_node)
 {
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 

@@ -312,8 +312,8 @@ static void ramlld_scsi_complete(struct scsi_cmnd *sc)
 	}
 }
 
-static ramlld_compat_qc_status_t ramlld_scsi_queuecommand(struct Scsi_Host *shost,
-							 struct scsi_cmnd *sc)
+static RAMLLD_QC_STATUS_T
+ramlld_scsi_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
 	bool dropped = false;
