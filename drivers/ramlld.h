@@ -109,7 +109,6 @@ struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 					 bool prealloc);
 void ramlld_store_destroy(struct ramlld_store *store);
 u64 ramlld_store_capacity(const struct ramlld_store *store);
-unsigned long ramlld_store_nr_pages(const struct ramlld_store *store);
 
 /*
  * Copy iov_iter_count(iter) bytes between the store at byte offset pos and

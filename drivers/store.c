@@ -49,16 +49,6 @@ u64 ramlld_store_capacity(const struct ramlld_store *store)
 	return store->capacity;
 }
 
-unsigned long ramlld_store_nr_pages(const struct ramlld_store *store)
-{
-	unsigned long i, n = 0;
-
-	for (i = 0; i < store->nr_pages; i++)
-		if (READ_ONCE(store->pages[i]))
-			n++;
-	return n;
-}
-
 static inline spinlock_t *ramlld_store_lock(struct ramlld_store *store,
 					    unsigned long idx)
 {
