@@ -21,6 +21,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/blk-mq.h>
@@ -359,6 +361,94 @@ static int ramlld_scsi_sdev_init(struct scsi_device *sdev)
 }
 
 /*
+ * eh_fail: the error handlers that report FAILED, so that the midlayer
+ * escalates (abort, then device, target, bus and host reset, then the
+ * device goes offline). A comma list of the names below, or "" for none;
+ * writable at run time. A failing handler still does its work (an abort
+ * cancels the command's timer): only its verdict changes.
+ */
+enum ramlld_scsi_eh {
+	RAMLLD_EH_ABORT,
+	RAMLLD_EH_DEVICE_RESET,
+	RAMLLD_EH_TARGET_RESET,
+	RAMLLD_EH_BUS_RESET,
+	RAMLLD_EH_HOST_RESET,
+	RAMLLD_EH_COUNT,
+};
+
+static const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT] = {
+	[RAMLLD_EH_ABORT]		= "abort",
+	[RAMLLD_EH_DEVICE_RESET]	= "device_reset",
+	[RAMLLD_EH_TARGET_RESET]	= "target_reset",
+	[RAMLLD_EH_BUS_RESET]		= "bus_reset",
+	[RAMLLD_EH_HOST_RESET]		= "host_reset",
+};
+
+static unsigned long ramlld_scsi_eh_fail;	/* BIT(RAMLLD_EH_*) */
+
+static int ramlld_scsi_param_set_eh_fail(const char *val,
+					 const struct kernel_param *kp)
+{
+	size_t len = val ? strcspn(val, "\n") : 0;
+	unsigned long bits = 0;
+	char buf[96], *s, *tok;
+	int i;
+
+	if (!val || len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	s = buf;
+	while ((tok = strsep(&s, ",")) != NULL) {
+		tok = strim(tok);
+		if (!*tok && !s && !bits)
+			break;		/* "": none */
+		i = match_string(ramlld_scsi_eh_names, RAMLLD_EH_COUNT, tok);
+		if (i < 0)
+			goto bad;
+		bits |= BIT(i);
+	}
+	WRITE_ONCE(ramlld_scsi_eh_fail, bits);
+	return 0;
+bad:
+	pr_err("eh_fail=%.*s is invalid: allowed a comma list of abort, device_reset, target_reset, bus_reset, host_reset, or an empty string\n",
+	       (int)min_t(size_t, len, 96), val ? val : "");
+	return -EINVAL;
+}
+
+static int ramlld_scsi_param_get_eh_fail(char *buf,
+					 const struct kernel_param *kp)
+{
+	unsigned long bits = READ_ONCE(ramlld_scsi_eh_fail);
+	int i, n = 0;
+
+	for (i = 0; i < RAMLLD_EH_COUNT; i++)
+		if (bits & BIT(i))
+			n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s",
+				       n ? "," : "", ramlld_scsi_eh_names[i]);
+	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
+	return n;
+}
+
+static const struct kernel_param_ops ramlld_scsi_eh_fail_ops = {
+	.set	= ramlld_scsi_param_set_eh_fail,
+	.get	= ramlld_scsi_param_get_eh_fail,
+};
+
+module_param_cb(eh_fail, &ramlld_scsi_eh_fail_ops, NULL, 0644);
+MODULE_PARM_DESC(eh_fail, "SCSI error handlers that report FAILED so that the midlayer escalates: a comma list of abort, device_reset, target_reset, bus_reset, host_reset; writable at run time (default: \"\")");
+
+/* The verdict of error handler eh, logged (error handling is rare). */
+static int ramlld_scsi_eh_verdict(struct scsi_cmnd *sc, enum ramlld_scsi_eh eh)
+{
+	bool failed = READ_ONCE(ramlld_scsi_eh_fail) & BIT(eh);
+
+	sdev_printk(KERN_INFO, sc->device, "%s: eh %s: %s\n", RAMLLD_NAME,
+		    ramlld_scsi_eh_names[eh], failed ? "FAILED (eh_fail)" : "done");
+	return failed ? FAILED : SUCCESS;
+}
+
+/*
  * Error handling. Commands complete by themselves (inline or on their
  * timer), so a timed-out one is either waiting on its timer or one that
  * timeout_nth dropped, which holds nothing here. Cancelling the timer
@@ -372,7 +462,7 @@ static int ramlld_scsi_eh_abort(struct scsi_cmnd *sc)
 	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
 
 	hrtimer_cancel(&cmd->timer);
-	return SUCCESS;
+	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_ABORT);
 }
 
 /* A reset leaves a unit attention on the LUNs it reached. */
@@ -391,19 +481,25 @@ static int ramlld_scsi_eh_device_reset(struct scsi_cmnd *sc)
 
 	if (lun)
 		ramlld_cdb_dev_reset(&lun->cdb, RAMLLD_UA_DEVICE_RESET);
-	return SUCCESS;
+	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_DEVICE_RESET);
 }
 
 static int ramlld_scsi_eh_target_reset(struct scsi_cmnd *sc)
 {
 	ramlld_scsi_reset_luns(sc->device->id, RAMLLD_UA_DEVICE_RESET);
-	return SUCCESS;
+	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_TARGET_RESET);
+}
+
+static int ramlld_scsi_eh_bus_reset(struct scsi_cmnd *sc)
+{
+	ramlld_scsi_reset_luns(-1, RAMLLD_UA_BUS_RESET);
+	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_BUS_RESET);
 }
 
 static int ramlld_scsi_eh_host_reset(struct scsi_cmnd *sc)
 {
 	ramlld_scsi_reset_luns(-1, RAMLLD_UA_BUS_RESET);
-	return SUCCESS;
+	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_HOST_RESET);
 }
 
 static struct scsi_host_template ramlld_scsi_template = {
@@ -416,7 +512,7 @@ static struct scsi_host_template ramlld_scsi_template = {
 	.eh_abort_handler	= ramlld_scsi_eh_abort,
 	.eh_device_reset_handler = ramlld_scsi_eh_device_reset,
 	.eh_target_reset_handler = ramlld_scsi_eh_target_reset,
-	.eh_bus_reset_handler	= ramlld_scsi_eh_host_reset,
+	.eh_bus_reset_handler	= ramlld_scsi_eh_bus_reset,
 	.eh_host_reset_handler	= ramlld_scsi_eh_host_reset,
 	.can_queue		= 192,
 	.this_id		= -1,
@@ -494,6 +590,18 @@ static void ramlld_scsi_init_lun(unsigned int i)
 	ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON);
 }
 
+static bool ramlld_scsi_lun_present(struct Scsi_Host *shost, unsigned int i)
+{
+	struct scsi_device *sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(shost->host_lock, flags);
+	sdev = __scsi_device_lookup(shost, 0, i / ramlld_scsi_lpt,
+				    i % ramlld_scsi_lpt);
+	spin_unlock_irqrestore(shost->host_lock, flags);
+	return sdev;
+}
+
 int ramlld_scsi_init(void)
 {
 	struct Scsi_Host *shost;
@@ -543,11 +651,23 @@ int ramlld_scsi_init(void)
 	for (i = 0; i < ramlld_scsi_num_tgts; i++)
 		scsi_scan_target(&shost->shost_gendev, 0, i, SCAN_WILD_CARD,
 				 SCSI_SCAN_INITIAL);
+	/* the scan reports nothing: a LUN it could not add (no memory) is missing */
+	for (i = 0; i < ramlld_nr_devices; i++) {
+		if (!ramlld_scsi_lun_present(shost, i)) {
+			pr_err("scsi: LUN %u:%u did not attach during the scan\n",
+			       i / ramlld_scsi_lpt, i % ramlld_scsi_lpt);
+			ret = -ENOMEM;
+			goto err_remove;
+		}
+	}
 	pr_info("scsi: host%u, %u target(s) x %u LUN(s), can_queue %u, cmd_per_lun %u, %u submit queue(s)\n",
 		shost->host_no, ramlld_scsi_num_tgts, ramlld_scsi_lpt,
 		shost->can_queue, shost->cmd_per_lun, shost->nr_hw_queues);
 	return 0;
 
+err_remove:
+	scsi_remove_host(shost);
+	ramlld_scsi_host = NULL;
 err_put:
 	scsi_host_put(shost);
 err_root:
