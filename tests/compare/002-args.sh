@@ -20,7 +20,11 @@ check_refused "'bs-3k'" "$TOP/compare/run" --only seed-002/bs-3k
 check_refused "'slow'" "$TOP/compare/run" --profiles slow
 check_refused "'0'" "$TOP/compare/guest-run" --out /tmp --repeats 0
 check_refused "unknown argument '--frobnicate'" "$TOP/compare/run" --frobnicate
+check_refused "unknown kernel 'nosuch'" "$TOP/compare/run" --kernels "bookworm nosuch"
+check_refused "does not go with --host" "$TOP/compare/run" --kernels sid --host /dev/null
+check_refused "not a folder of compare/run --kernels" python3 "$TOP/compare/kernels.py" /nonexistent
 "$TOP/compare/run" --help | grep -q -- "--quick" || fail "compare/run --help lacks --quick"
 "$TOP/compare/guest-run" --list | grep -q "^workload seed-004" || fail "guest-run --list lacks seed-004"
 python3 "$TOP/compare/report.py" --help > /dev/null || fail "report.py --help"
+python3 "$TOP/compare/kernels.py" --help > /dev/null || fail "kernels.py --help"
 echo "ok: arguments checked"

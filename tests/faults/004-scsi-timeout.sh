@@ -18,7 +18,13 @@ for args in "irqmode=0" "irqmode=2 completion_nsec=200000"; do
 	echo 3 > $sdev/timeout
 	expect_eq "$dev timeout (s)" 3 "$(cat $sdev/timeout)"
 	dd_ok "$dev ($args): write of the pattern" if=/tmp/pat.$$ of=$dev bs=64k oflag=direct
-	tmo0=$(cat $sdev/iotmo_cnt)
+	# the midlayer's timeout counter (5.10 has none: the 3 s wait and the retry are checked alone)
+	tmo0=''
+	if [ -e "$sdev/iotmo_cnt" ]; then
+		tmo0=$(cat "$sdev/iotmo_cnt")
+	else
+		echo "note: kernel $(uname -r) has no $sdev/iotmo_cnt: the timeout count is not checked"
+	fi
 
 	# sd: the dropped READ times out, is aborted and retried, and the read succeeds
 	set_param timeout_nth 2
@@ -29,7 +35,7 @@ for args in "irqmode=0" "irqmode=2 completion_nsec=200000"; do
 	echo "    it took $t ms"
 	[ "$t" -ge 2500 ] || fail "$dev ($args): read 2 did not wait for the 3 s timeout ($t ms)"
 	cmp <(tail -c +4097 /tmp/pat.$$ | head -c 4096) /tmp/back.$$ || fail "$dev ($args): retried read returned other data"
-	expect_eq "$dev ($args): iotmo_cnt increase" 1 $(($(cat $sdev/iotmo_cnt) - tmo0))
+	[ -z "$tmo0" ] || expect_eq "$dev ($args): iotmo_cnt increase" 1 $(($(cat "$sdev/iotmo_cnt") - tmo0))
 
 	# passthrough has no retries: sg_raw sees the timeout itself
 	set_param timeout_nth 1

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# compare/kernels.py: the per-kernel table of `compare/run --kernels`: reads each kernel's
+# results.json (written by compare/report.py) and puts the block-vs-SCSI ratios side by side.
+"""Usage: kernels.py DIR
+
+DIR is a folder written by `compare/run --kernels LIST`: DIR/meta.env and one results folder
+per kernel, DIR/<kernel>/ (each with the results.json that compare/report.py writes). Writes
+DIR/kernels.md and DIR/kernels.json and prints the tables. Nothing but DIR is read.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (the same ratio, spread and table code as every report)
+
+SCSI = "ramlld-scsi"
+
+
+def load(root):
+    meta = report.read_env(os.path.join(root, "meta.env"))
+    kernels = meta.get("kernels", "").split() or sorted(
+        d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "results.json")))
+    runs = []
+    for k in kernels:
+        path = os.path.join(root, k, "results.json")
+        try:
+            with open(path) as f:
+                res = json.load(f)
+        except (OSError, ValueError):
+            runs.append({"kernel": k, "missing": True})
+            continue
+        idx = {(c["target"], c["profile"], c["workload"], c["section"]): c for c in res["cells"]}
+        runs.append({"kernel": k, "missing": False, "meta": res["meta"], "idx": idx,
+                     "cells": res["cells"], "notes": res.get("notes", [])})
+    return meta, runs
+
+
+def cell_keys(runs):
+    """(profile, workload, section) measured on ramlld-scsi in any run, in report order."""
+    keys = []
+    for r in runs:
+        for c in r.get("cells", []):
+            k = (c["profile"], c["workload"], c["section"])
+            if c["target"] == SCSI and k not in keys:
+                keys.append(k)
+    return keys
+
+
+def build(root):
+    meta, runs = load(root)
+    keys = cell_keys(runs)
+    rows = []
+    for r in runs:
+        row = {"kernel": r["kernel"], "release": None, "accel": None, "wall_s": None, "cells": []}
+        if r["missing"]:
+            rows.append(row)
+            continue
+        m = r["meta"]
+        row.update(release=m.get("kernel"), accel=m.get("accel"), wall_s=m.get("wall_s"),
+                   load=(m.get("host_load_start"), m.get("host_load_end")))
+        for p, w, s in keys:
+            b, q, c = (r["idx"].get((t, p, w, s)) for t in ("ramlld-bio", "ramlld-mq", SCSI))
+            ent = {"profile": p, "workload": w, "section": s}
+            for name, x in (("bio", b), ("mq", q), ("scsi", c)):
+                ent[name + "_iops"] = x["iops"] if x else None
+                ent[name + "_std"] = x["iops_std"] if x else None
+            for name, x in (("bio", b), ("mq", q)):
+                ent[name + "_scsi"], ent[name + "_scsi_std"] = (
+                    report.ratio(x["iops"], x["iops_std"], c["iops"], c["iops_std"])
+                    if x and c else (None, None))
+            row["cells"].append(ent)
+        mid = report.rel_cost(r["idx"], "default")
+        row["scsi_added_us"] = mid["added_us"] if mid else None
+        row["scsi_added_std"] = mid["added_std"] if mid else None
+        row["scsi_added_pct"] = mid["added_pct"] if mid else None
+        rows.append(row)
+    return {"meta": meta, "keys": keys, "rows": rows}
+
+
+def short(p, w, s):
+    return f"{w}/{s}" + ("" if p == "default" else f" [{p}]")
+
+
+def report_md(res):
+    meta, keys, rows = res["meta"], res["keys"], res["rows"]
+    L = ["# Block vs SCSI per kernel (ramlld, one store behind three front ends)", ""]
+    L.append(f"Command: `{meta.get('command', '?')}`, {meta.get('date', '?')}, git "
+             f"{meta.get('git', '?')}, {int(meta.get('wall_s', 0) or 0) // 60} min wall. "
+             f"Per kernel: `compare/run {meta.get('per_kernel_args', '')} --kernel K` "
+             "(one guest per kernel; each folder has its own report.md).")
+    L.append("")
+    L.append("Ratios of IOPS measured side by side in one guest per kernel (mean ± spread over "
+             "the repeats). Under TCG (no KVM) the guest CPU is emulated: the ratios show how "
+             "the kernels' paths compare on that emulated CPU, not what a real host gets, and "
+             "absolute IOPS mean nothing across kernels.")
+    L.append("")
+    head = ["kernel", "release", "accel"]
+    for k in keys:
+        head += [f"{short(*k)} bio/scsi", "mq/scsi"]
+    head.append("SCSI CPU µs/IO over mq (qd32)")
+    body = []
+    for r in rows:
+        if r["release"] is None:
+            body.append([r["kernel"], "no results"] + ["-"] * (len(head) - 2))
+            continue
+        line = [r["kernel"], r["release"] or "-", r["accel"] or "-"]
+        by = {(e["profile"], e["workload"], e["section"]): e for e in r["cells"]}
+        for k in keys:
+            e = by.get(k)
+            line += [report.pm(e["bio_scsi"], e["bio_scsi_std"], 2) if e else "-",
+                     report.pm(e["mq_scsi"], e["mq_scsi_std"], 2) if e else "-"]
+        line.append(
+            f"{report.pm(r['scsi_added_us'], r['scsi_added_std'])} "
+            f"({report.fmt(r['scsi_added_pct'], 0)} %)" if r["scsi_added_us"] is not None else "-")
+        body.append(line)
+    L.append(report.table(head, body))
+    L.append("")
+    L.append("IOPS behind the ratios (bio / mq / scsi):")
+    L.append("")
+    head = ["kernel"] + [short(*k) for k in keys] + ["wall (s)", "host load start/end"]
+    body = []
+    for r in rows:
+        if r["release"] is None:
+            continue
+        by = {(e["profile"], e["workload"], e["section"]): e for e in r["cells"]}
+        line = [r["kernel"]]
+        for k in keys:
+            e = by.get(k)
+            line.append(" / ".join(report.fmt(e[t + "_iops"], 0) for t in ("bio", "mq", "scsi"))
+                        if e else "-")
+        line += [r["wall_s"] or "-", " / ".join(x or "-" for x in r["load"])]
+        body.append(line)
+    L.append(report.table(head, body))
+    return "\n".join(L) + "\n"
+
+
+def main(argv):
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip())
+        return 0
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("kernels.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)
+        return 2
+    root = argv[0]
+    if not os.path.isfile(os.path.join(root, "meta.env")):
+        print(f"kernels.py: '{root}' is not a folder of compare/run --kernels", file=sys.stderr)
+        return 2
+    res = build(root)
+    with open(os.path.join(root, "kernels.json"), "w") as f:
+        json.dump(res, f, indent=1, default=str)
+    md = report_md(res)
+    with open(os.path.join(root, "kernels.md"), "w") as f:
+        f.write(md)
+    print(md, end="")
+    print(f"kernels.py: {os.path.join(root, 'kernels.md')}")
+    return 0 if all(r["release"] is not None for r in res["rows"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
