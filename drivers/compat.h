@@ -12,7 +12,6 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
-#include <linux/uio.h>
 
 /*
  * One version test, so the rest reads as API names. Where a distribution
@@ -44,12 +43,6 @@
 #define RAMLLD_MQ_TIMEOUT_ARGS	struct request *rq
 #else
 #define RAMLLD_MQ_TIMEOUT_ARGS	struct request *rq, bool reserved
-#endif
-
-/* iov_iter directions: ITER_SOURCE/ITER_DEST (6.2, backported to some 6.1) */
-#ifndef ITER_SOURCE
-#define ITER_SOURCE	WRITE
-#define ITER_DEST	READ
 #endif
 
 /*

@@ -12,7 +12,6 @@
 #include <linux/types.h>
 #include <linux/bio.h>
 #include <linux/blk_types.h>
-#include <linux/uio.h>
 #include <linux/hrtimer.h>
 #include <linux/spinlock.h>
 
@@ -111,18 +110,17 @@ void ramlld_store_destroy(struct ramlld_store *store);
 u64 ramlld_store_capacity(const struct ramlld_store *store);
 
 /*
- * Copy iov_iter_count(iter) bytes between the store at byte offset pos and
- * iter. Return 0, -EINVAL for a range outside the store, -ENOMEM when a
- * lazily allocated page cannot be had (the caller fails the I/O).
- * may_sleep: the caller's context may sleep (GFP_NOIO), else GFP_ATOMIC.
- * Neither sleeps when may_sleep is false.
+ * Copy the data of one bio (from its current bi_iter; a flush has none), or
+ * of one bio_vec, between the store at byte offset pos and its pages; write
+ * picks the direction for a bio_vec. Return 0, -EINVAL for a range outside
+ * the store, -ENOMEM when a lazily allocated page cannot be had (the caller
+ * fails the I/O). may_sleep: the caller may sleep (GFP_NOIO), else
+ * GFP_ATOMIC; neither sleeps when may_sleep is false.
  */
-int ramlld_store_read(struct ramlld_store *store, u64 pos, struct iov_iter *iter);
-int ramlld_store_write(struct ramlld_store *store, u64 pos, struct iov_iter *iter,
-		       bool may_sleep);
-/* The data of one bio (from its current bi_iter), at byte offset pos. */
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep);
+int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
+			 const struct bio_vec *bv, bool write, bool may_sleep);
 /*
  * The first byte of [pos, pos + len) inside the badblocks= range, or
  * RAMLLD_STORE_NO_BAD. Call only when ramlld_faults_armed(). Does not sleep.

@@ -27,7 +27,6 @@
 #include <linux/slab.h>
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
-#include <linux/uio.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
@@ -111,19 +110,12 @@ static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
 	} else {
 		/* a passthrough buffer of another size: never past either end */
 		rq_for_each_segment(bv, rq, iter) {
-			struct iov_iter it;
 			u32 n = min(bv.bv_len, want - done);
 
 			if (!n)
 				break;
 			bv.bv_len = n;
-			if (write) {
-				iov_iter_bvec(&it, ITER_SOURCE, &bv, 1, n);
-				err = ramlld_store_write(lun->store, pos, &it, false);
-			} else {
-				iov_iter_bvec(&it, ITER_DEST, &bv, 1, n);
-				err = ramlld_store_read(lun->store, pos, &it);
-			}
+			err = ramlld_store_rw_bvec(lun->store, pos, &bv, write, false);
 			if (err)
 				return err;
 			pos += n;

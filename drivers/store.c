@@ -10,8 +10,9 @@
  * no lock: they run under rcu_read_lock(), and a discarded page is freed by
  * call_rcu() only after every reader that could see it is gone.
  *
- * All data moves through struct iov_iter: copy_page_{to,from}_iter() walk any
- * segment layout, so no front end has a copy loop of its own.
+ * All data moves through ramlld_store_copy_bvec(): every front end hands it
+ * bio_vecs (of a bio, or of a passthrough buffer), so no front end has a
+ * copy loop of its own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -133,39 +134,6 @@ void ramlld_store_destroy(struct ramlld_store *store)
 	kfree(store);
 }
 
-int ramlld_store_read(struct ramlld_store *store, u64 pos, struct iov_iter *iter)
-{
-	size_t len = iov_iter_count(iter);
-
-	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
-		return -EINVAL;
-	if (READ_ONCE(ramlld_throw_away_reads)) {
-		iov_iter_advance(iter, len);
-		return 0;
-	}
-
-	while (len) {
-		unsigned long idx = pos >> PAGE_SHIFT;
-		unsigned int off = offset_in_page(pos);
-		size_t chunk = min_t(size_t, len, PAGE_SIZE - off);
-		struct page *page;
-		size_t done;
-
-		rcu_read_lock();
-		page = READ_ONCE(store->pages[idx]);
-		if (page)
-			done = copy_page_to_iter(page, off, chunk, iter);
-		else
-			done = iov_iter_zero(chunk, iter);
-		rcu_read_unlock();
-		if (unlikely(done != chunk))
-			return -EFAULT;
-		pos += chunk;
-		len -= chunk;
-	}
-	return 0;
-}
-
 /*
  * The page at idx for a write, allocated if it is a hole. may_sleep picks
  * GFP_NOIO (never recursing into I/O, never the OOM killer thanks to
@@ -221,62 +189,131 @@ static struct page *ramlld_store_lock_page(struct ramlld_store *store,
 	}
 }
 
-int ramlld_store_write(struct ramlld_store *store, u64 pos, struct iov_iter *iter,
-		       bool may_sleep)
+/*
+ * The one copy primitive. Both ends lie inside one page, so a whole-page
+ * chunk is page-aligned at both ends and goes through copy_page(), the
+ * kernel's page copy; the rest through memcpy().
+ */
+static inline void ramlld_store_copy(void *dst, const void *src, unsigned int len)
 {
-	size_t len = iov_iter_count(iter);
+	if (len == PAGE_SIZE)
+		copy_page(dst, (void *)src);	/* x86 copy_page() lacks const */
+	else
+		memcpy(dst, src, len);
+}
 
-	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
-		return -EINVAL;
-	if (READ_ONCE(ramlld_throw_away_writes)) {
-		iov_iter_advance(iter, len);
-		return 0;
+/* Read n bytes at off of store page idx into buf; a hole reads as zeros. */
+static void ramlld_store_read_chunk(struct ramlld_store *store, unsigned long idx,
+				    unsigned int off, void *buf, unsigned int n)
+{
+	struct page *page;
+	void *addr;
+
+	rcu_read_lock();
+	page = READ_ONCE(store->pages[idx]);
+	if (page) {
+		addr = kmap_local_page(page);
+		ramlld_store_copy(buf, addr + off, n);
+		kunmap_local(addr);
+	} else {
+		memset(buf, 0, n);
 	}
+	rcu_read_unlock();
+}
 
-	while (len) {
-		unsigned long idx = pos >> PAGE_SHIFT;
-		unsigned int off = offset_in_page(pos);
-		size_t chunk = min_t(size_t, len, PAGE_SIZE - off);
-		struct page *page;
-		size_t done;
+/* Write n bytes of buf at off of store page idx, allocating a hole. */
+static int ramlld_store_write_chunk(struct ramlld_store *store, unsigned long idx,
+				    unsigned int off, const void *buf,
+				    unsigned int n, bool may_sleep)
+{
+	struct page *page;
+	void *addr;
 
-		page = ramlld_store_lock_page(store, idx, may_sleep);
-		if (unlikely(!page))
-			return -ENOMEM;
-		done = copy_page_from_iter(page, off, chunk, iter);
-		spin_unlock(ramlld_store_lock(store, idx));
-		if (unlikely(done != chunk))
-			return -EFAULT;
-		pos += chunk;
-		len -= chunk;
+	page = ramlld_store_lock_page(store, idx, may_sleep);
+	if (unlikely(!page))
+		return -ENOMEM;
+	addr = kmap_local_page(page);
+	ramlld_store_copy(addr + off, buf, n);
+	kunmap_local(addr);
+	spin_unlock(ramlld_store_lock(store, idx));
+	return 0;
+}
+
+/*
+ * Move one bio_vec between its pages and the store at pos, in chunks that
+ * cross neither a store page nor a page of the bio_vec (which may span
+ * several contiguous pages).
+ */
+static int ramlld_store_copy_bvec(struct ramlld_store *store, u64 pos,
+				  const struct bio_vec *bv, bool write,
+				  bool may_sleep)
+{
+	unsigned int done = 0;
+	int err = 0;
+
+	while (done < bv->bv_len) {
+		unsigned int boff = bv->bv_offset + done;
+		struct page *bpage = nth_page(bv->bv_page, boff >> PAGE_SHIFT);
+		unsigned int soff = offset_in_page(pos);
+		unsigned int n;
+		void *buf;
+
+		boff = offset_in_page(boff);
+		n = min3(bv->bv_len - done, (unsigned int)PAGE_SIZE - soff,
+			 (unsigned int)PAGE_SIZE - boff);
+		buf = kmap_local_page(bpage);
+		if (write)
+			err = ramlld_store_write_chunk(store, pos >> PAGE_SHIFT, soff,
+						       buf + boff, n, may_sleep);
+		else
+			ramlld_store_read_chunk(store, pos >> PAGE_SHIFT, soff,
+						buf + boff, n);
+		kunmap_local(buf);
+		if (unlikely(err))
+			return err;
+		pos += n;
+		done += n;
 	}
 	return 0;
+}
+
+/* Whether a transfer of len bytes at pos is done without touching data. */
+static inline bool ramlld_store_throw_away(bool write)
+{
+	return write ? READ_ONCE(ramlld_throw_away_writes) :
+		       READ_ONCE(ramlld_throw_away_reads);
+}
+
+int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
+			 const struct bio_vec *bv, bool write, bool may_sleep)
+{
+	if (unlikely(!ramlld_store_range_ok(store, pos, bv->bv_len)))
+		return -EINVAL;
+	if (ramlld_store_throw_away(write))
+		return 0;
+	return ramlld_store_copy_bvec(store, pos, bv, write, may_sleep);
 }
 
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep)
 {
-	const struct bio_vec *bv = __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
-	unsigned int size = bio->bi_iter.bi_size;
-	unsigned long covered = 0, nr_segs = 0;
-	struct iov_iter iter;
+	bool write = op_is_write(bio_op(bio));
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	int err;
 
-	if (!size)
+	if (unlikely(!ramlld_store_range_ok(store, pos, bio->bi_iter.bi_size)))
+		return -EINVAL;
+	if (ramlld_store_throw_away(write))
 		return 0;
-	/* a split or cloned bio shares bi_io_vec and starts inside it */
-	while (covered < bio->bi_iter.bi_bvec_done + size)
-		covered += bv[nr_segs++].bv_len;
-
-	if (op_is_write(bio_op(bio))) {
-		iov_iter_bvec(&iter, ITER_SOURCE, bv, nr_segs,
-			      bio->bi_iter.bi_bvec_done + size);
-		iov_iter_advance(&iter, bio->bi_iter.bi_bvec_done);
-		return ramlld_store_write(store, pos, &iter, may_sleep);
+	/* from bi_iter: a split or cloned bio starts inside a shared bi_io_vec */
+	bio_for_each_segment(bv, bio, iter) {
+		err = ramlld_store_copy_bvec(store, pos, &bv, write, may_sleep);
+		if (unlikely(err))
+			return err;
+		pos += bv.bv_len;
 	}
-	iov_iter_bvec(&iter, ITER_DEST, bv, nr_segs,
-		      bio->bi_iter.bi_bvec_done + size);
-	iov_iter_advance(&iter, bio->bi_iter.bi_bvec_done);
-	return ramlld_store_read(store, pos, &iter);
+	return 0;
 }
 
 /* Every store has the same bad range (badblocks=); the store is for later. */
