@@ -28,14 +28,19 @@ wait $pid || { cat /tmp/fio.$$; fail "fio failed across resets"; }
 echo "ok: fio randwrite + verify completed across a device and a host reset (irqmode=2)"
 refused=0
 fio --name=busy --filename=/dev/${SD[1]} --direct=1 --ioengine=libaio --iodepth=32 --rw=randread --bs=4k \
-	--time_based --runtime=5 --output=/dev/null &
+	--time_based --runtime=15 --output=/dev/null &
 pid=$!
-# rmmod is only to be refused once fio holds the disk (sd takes a module reference on open)
+# rmmod is only to be refused once fio holds the disk (sd takes a module reference on open).
+# fio runs long enough for the three attempts on a loaded TCG machine (5 s was not, once).
 for ((i = 0; i < 100; i++)); do
 	[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ] && break
 	sleep 0.1
 done
-for i in 1 2 3; do rmmod ramlld 2> /dev/null || refused=$((refused + 1)); sleep 0.2; done
+for i in 1 2 3; do
+	kill -0 $pid 2> /dev/null || fail "fio ended before rmmod attempt $i"
+	rmmod ramlld 2> /dev/null || refused=$((refused + 1))
+	sleep 0.2
+done
 wait $pid || { ls -l /dev/sd* || true; ls /sys/class/scsi_device/*/device/block || true; dmesg | tail -n 40; fail "fio failed while rmmod was tried"; }
 expect_eq "rmmod attempts refused under I/O" 3 $refused
 # unload as soon as the last I/O returns: every command's timer must be done by then
