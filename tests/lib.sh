@@ -144,3 +144,41 @@ kernel_log_since_mark() {
 kernel_log_reports() {
 	grep -E -f <(grep -v '^#' "$TOP/tools/vm/report-patterns") || true
 }
+
+# need_fault_injection: skip unless the kernel has failslab, fail_page_alloc and fail-nth (the
+# debug kernel of tools/vm/debug-kernel has them; Debian's kernels do not).
+need_fault_injection() {
+	local d=/sys/kernel/debug
+	if [ ! -d $d/failslab ] || [ ! -d $d/fail_page_alloc ] || [ ! -e /proc/self/fail-nth ]; then
+		skip "kernel $(uname -r) has no fault injection (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS): run it with make check-debug"
+	fi
+}
+
+# kmemleak_start: when the kernel has kmemleak, forget what it found so far, so that
+# kmemleak_check reports only what leaked after this point. No-op without kmemleak.
+kmemleak_start() {
+	local k=/sys/kernel/debug/kmemleak
+	[ -w $k ] || return 0
+	echo scan > $k
+	echo clear > $k
+}
+
+# kmemleak_check WHAT: with kmemleak, scan (objects must be 5 s old, and seen unreferenced in
+# two scans) and fail printing the report if there is an unreferenced object.
+kmemleak_check() {
+	local k=/sys/kernel/debug/kmemleak report
+	if [ ! -w $k ]; then
+		echo "note: no kmemleak in kernel $(uname -r): $1 not checked for leaks"
+		return 0
+	fi
+	sleep 5
+	echo scan > $k
+	echo scan > $k
+	report=$(cat $k)
+	if [ -n "$report" ]; then
+		echo "$report" | head -n 120 >&2
+		echo clear > $k
+		fail "$1: kmemleak reports $(grep -c 'unreferenced object' <<< "$report") unreferenced object(s)"
+	fi
+	echo "ok: $1: kmemleak finds no unreferenced object"
+}
