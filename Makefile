@@ -6,7 +6,8 @@
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
 #   make compare          the comparison (compare/README or docs/usage.md)
 #   make build-kernels    W=1 builds for the Debian kernels 5.10 6.1 6.12 7.x (docs/kernels.md)
-#   make check-kernels    those builds + a boot and smoke test on each; KERNEL=K for make/check
+#   make check-kernels    those builds + the guest suite on each (SMOKE=1: a smoke test only);
+#                         KERNEL=K for make/check; make compare KERNELS="..." the ratios per kernel
 #   make check-debug      the guest suite on a debug kernel (KASAN, lockdep, kmemleak, fault
 #                         injection) built once from linux-source-6.1 (docs/reliability.md)
 #   make install          install the module into the running kernel's tree
@@ -51,15 +52,16 @@ check:
 	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
 
 # Other kernels (docs/kernels.md): W=1 builds for bullseye (5.10), bookworm (6.1), trixie (6.12)
-# and sid (7.x), each in its suite's chroot; check-kernels also boots each and runs a smoke test
-# (load mode=all, write through bio, read back through mq and sd, unload). KERNELS=... a subset.
-# Kept out of `make check` (CI budget): run them as their own targets.
+# and sid (7.x), each in its suite's chroot; check-kernels also boots each and runs the whole
+# guest suite on it (an hour and more on TCG), or with SMOKE=1 only a smoke test (load mode=all,
+# write through bio, read back through mq and sd, unload: CI's). KERNELS=... a subset.
 KERNELS ?=
 build-kernels:
 	@$(TOP)/tools/vm/check-kernels --build-only $(KERNELS)
 
 check-kernels:
-	@$(TOP)/tools/vm/check-kernels $(KERNELS)
+	@$(TOP)/tools/deps
+	@$(TOP)/tools/vm/check-kernels $(if $(SMOKE),--smoke) $(if $(TESTS),--tests "$(TESTS)") $(KERNELS)
 
 # The guest suite on the debug kernel (tools/vm/check-debug --help): builds the kernel the first
 # time (cached), ramlld.ko for it, then every guest test with 4x their timeouts and a kmemleak
@@ -73,8 +75,11 @@ check-unit:
 
 # The comparison (compare/run --help; it builds the module itself). QUICK=1 (about 10 min on
 # TCG) or FULL=1 picks the level; ARGS="..." passes anything else, e.g. ARGS="--bench scsi".
+# KERNEL=K: on that kernel; KERNELS="bullseye bookworm trixie sid": a small matrix on each and
+# the block-vs-SCSI ratios per kernel in one table (compare/run --kernels).
 compare:
-	@$(TOP)/compare/run $(if $(QUICK),--quick) $(if $(FULL),--full) $(ARGS)
+	@$(TOP)/compare/run $(if $(QUICK),--quick) $(if $(FULL),--full) $(if $(KERNEL),--kernel $(KERNEL)) \
+		$(if $(KERNELS),--kernels "$(KERNELS)") $(ARGS)
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1' Makefile
