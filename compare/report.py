@@ -591,8 +591,7 @@ def report_md(res, idx, plots):
         L.append("No breakdown in this run (--no-breakdown, or no target ran).")
         L.append("")
     elif not any(b["perf"] for b in res["breakdown"].values()):
-        L.append("No perf profile in this run (off by default: `perf record` can take minutes to "
-                 "start, or hang, in a loaded TCG guest; `compare/run --perf` turns it on).")
+        L.append("No perf profile in this run (`--no-perf`, or perf failed: see the notes).")
         L.append("")
     if plots:
         L.append("## Plots")
