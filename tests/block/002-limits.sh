@@ -18,8 +18,8 @@ for name in ramlld0 ramlldmq0; do
 	# iostats starts as the kernel starts such queues: off for bio, on for blk-mq
 	expect_eq "$name iostats" "$([ $name = ramlld0 ] && echo 0 || echo 1)" "$(cat $q/iostats)"
 	# the tuning knobs stay writable. rq_affinity is in the blk-mq group of queue attributes,
-	# which newer kernels (7.2 here, not 6.1) hide on a bio-based queue, with scheduler and
-	# nr_requests: there, all three must be absent; a blk-mq queue must have them.
+	# which newer kernels (6.12 and 7.2 here, not 5.10 or 6.1) hide on a bio-based queue, with
+	# scheduler and nr_requests: there, all three must be absent; a blk-mq queue must have them.
 	attrs="add_random iostats"
 	if [ -e $q/rq_affinity ]; then
 		attrs="$attrs rq_affinity"

@@ -8,9 +8,9 @@
 
 out=$RESULTS/compare-tiny
 rm -rf "$out"
-# Newer kernels (7.2 here, not 6.1) hide the blk-mq attributes (scheduler, nr_requests,
-# rq_affinity) of a bio-based queue: whether this kernel shows queue/scheduler for ramlld0
-# decides what the read-back must hold ("none", or "-" for a file that is not there).
+# Newer kernels (6.12 and 7.2 here, not 5.10 or 6.1) hide the blk-mq attributes (scheduler,
+# nr_requests, rq_affinity) of a bio-based queue: whether this kernel shows queue/scheduler for
+# ramlld0 decides what the read-back must hold ("none", or "-" for a file that is not there).
 ramlld_load mode=bio capacity_mb=16
 wait_for_path /sys/block/ramlld0/queue
 if [ -e /sys/block/ramlld0/queue/scheduler ]; then
