@@ -55,6 +55,15 @@
 #define kunmap_local(addr)	kunmap_atomic(addr)
 #endif
 
+/*
+ * nth_page() is gone after 6.12 (a macro in 6.12's headers, absent from 7.2's):
+ * the pages of a bio_vec are then contiguous in the memory map, so that the
+ * n-th page is page + n. Feature test: it was a macro.
+ */
+#ifndef nth_page
+#define nth_page(page, n)	((page) + (n))
+#endif
+
 /* The disk a bio is for: bio->bi_bdev->bd_disk (5.12), bio->bi_disk before */
 static inline struct gendisk *ramlld_compat_bio_disk(struct bio *bio)
 {
