@@ -24,6 +24,7 @@ expect_sense "SYNC CACHE past the end" "5/21/00" "$sg" 35 00 00 00 80 00 00 00 0
 for op in 04 1d 3b 3c 5e 83 a4 c0; do
 	expect_sense "opcode $op" "5/20/00" "$sg" $op 00 00 00 00 00 00 00 00 00
 done
+# shellcheck disable=SC2046 # 24 separate CDB bytes
 expect_sense "32-byte variable-length CDB (0x7f)" "5/20/00" "$sg" 7f 00 00 00 00 00 00 18 $(printf ' 00%.0s' $(seq 24))
 expect_sense "SERVICE ACTION IN, GET LBA STATUS (not supported)" "5/24/00 sks=cc0001" \
 	"$sg" 9e 12 00 00 00 00 00 00 00 00 00 00 00 20 00 00
