@@ -73,7 +73,7 @@ check-debug:
 check-unit:
 	@$(TOP)/tests/run unit/
 
-# The comparison (compare/run --help; it builds the module itself). QUICK=1 (about 10 min on
+# The comparison (compare/run --help; it builds the module itself). QUICK=1 (about 25 min on
 # TCG) or FULL=1 picks the level; ARGS="..." passes anything else, e.g. ARGS="--bench scsi".
 # KERNEL=K: on that kernel; KERNELS="bullseye bookworm trixie sid": a small matrix on each and
 # the block-vs-SCSI ratios per kernel in one table (compare/run --kernels).
