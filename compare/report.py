@@ -616,6 +616,15 @@ def plots(root, res, idx):
               "python3-matplotlib)", file=sys.stderr)
         return []
     made = []
+
+    def save(fig, ax, name, legend_size):
+        """Finish a plot: legend, layout, PNG in root, listed in made."""
+        ax.legend(fontsize=legend_size)
+        fig.tight_layout()
+        fig.savefig(os.path.join(root, name), dpi=90)
+        plt.close(fig)
+        made.append(name)
+
     ts, ps = res["targets"], res["profiles"]
     # IOPS per target x profile (qd32)
     for s in ("randread-4k-qd32", "randwrite-4k-qd32"):
@@ -637,12 +646,7 @@ def plots(root, res, idx):
         ax.set_xticklabels(ts, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("kIOPS")
         ax.set_title(f"{s}: IOPS per target and queue profile")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        name = f"iops-{s}.png"
-        fig.savefig(os.path.join(root, name), dpi=90)
-        plt.close(fig)
-        made.append(name)
+        save(fig, ax, f"iops-{s}.png", 8)
     # seed-002 sweep
     sweep = [c for c in res["cells"] if c["workload"] == "seed-002"]
     if sweep:
@@ -661,11 +665,7 @@ def plots(root, res, idx):
         ax.set_xlabel("block size (KiB)")
         ax.set_ylabel("MB/s")
         ax.set_title("seed-002: sequential buffered read, block-size sweep")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(root, "seed-002-sweep.png"), dpi=90)
-        plt.close(fig)
-        made.append("seed-002-sweep.png")
+        save(fig, ax, "seed-002-sweep.png", 7)
     # latency percentiles at QD1
     lat = [(t, idx.get((t, "default", "lat-qd1", "randread-4k-qd1"))) for t in ts]
     lat = [(t, c) for t, c in lat if c and c["lat_p50_us"]]
@@ -679,11 +679,7 @@ def plots(root, res, idx):
         ax.set_xticklabels([t for t, _ in lat], rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("completion latency (µs)")
         ax.set_title("4k randread QD1 latency percentiles (default profile)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(root, "latency-qd1.png"), dpi=90)
-        plt.close(fig)
-        made.append("latency-qd1.png")
+        save(fig, ax, "latency-qd1.png", 8)
     return made
 
 

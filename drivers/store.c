@@ -277,7 +277,7 @@ static int ramlld_store_copy_bvec(struct ramlld_store *store, u64 pos,
 	return 0;
 }
 
-/* Whether a transfer of len bytes at pos is done without touching data. */
+/* Whether transfers in this direction skip the data (throw_away_reads/writes). */
 static inline bool ramlld_store_throw_away(bool write)
 {
 	return write ? READ_ONCE(ramlld_throw_away_writes) :

@@ -5,12 +5,9 @@
 # requires: qemu-system-x86_64 make cc
 # timeout: 180
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/harness/harness-lib.bash"
 
-kdir=$("$TOP/tools/vm/kernel" --print-kdir) || fail "no kernel headers for the guest kernel"
-mod=$RESULTS/warn-module
-rm -rf "$mod"
-cp -r "$TOP/tests/harness/warn-module" "$mod"
-make -s -C "$kdir" M="$mod" modules > "$RESULTS/build.log" 2>&1 || { cat "$RESULTS/build.log"; fail "building the test module failed"; }
+build_warn_module
 echo "ok: built $mod/ramlld_harness_warn.ko"
 rc=0
 "$TOP/tools/vm/run" -- sh -c "insmod $mod/ramlld_harness_warn.ko && rmmod ramlld_harness_warn; echo command-done; exit 0" \

@@ -6,12 +6,9 @@
 # timeout: 400
 # shellcheck disable=SC2016 # the made-up tests expand their own variables
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/harness/harness-lib.bash"
 
-kdir=$("$TOP/tools/vm/kernel" --print-kdir) || fail "no kernel headers for the guest kernel"
-mod=$RESULTS/warn-module
-rm -rf "$mod"
-cp -r "$TOP/tests/harness/warn-module" "$mod"
-make -s -C "$kdir" M="$mod" modules > "$RESULTS/build.log" 2>&1 || { cat "$RESULTS/build.log"; fail "building the test module failed"; }
+build_warn_module
 
 suite=$RESULTS/suite
 rm -rf "$suite"
