@@ -154,6 +154,31 @@ need_fault_injection() {
 	fi
 }
 
+# mem_held_kb: kB of RAM the kernel holds outside free memory, the per-CPU free page lists
+# (tens of MiB that come and go with no leak: /proc/zoneinfo's "count:"), the page cache (tmpfs
+# included), buffers and reclaimable slab, after dropping caches: a page a driver leaks
+# (alloc_page never freed) stays in it, while the guest's cache and free-list churn does not.
+mem_held_kb() {
+	local page_kb=$(($(getconf PAGESIZE) / 1024)) pcp_kb
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	pcp_kb=$(awk -v p="$page_kb" '$1 == "count:" { n += $2 } END { print n * p }' /proc/zoneinfo)
+	awk -v pcp="$pcp_kb" '{ v[$1] = $2 } END { print v["MemTotal:"] - v["MemFree:"] - pcp - v["Buffers:"] - v["Cached:"] - v["SReclaimable:"] }' /proc/meminfo
+}
+
+# mem_check_given_back BEFORE LIMIT_KB WHAT: fail when mem_held_kb grew by LIMIT_KB or more
+# since BEFORE, printing /proc/meminfo to show where it went.
+mem_check_given_back() {
+	local after
+	after=$(mem_held_kb)
+	echo "kernel-held memory (mem_held_kb) before $1 kB, after $after kB"
+	if [ $((after - $1)) -ge "$2" ]; then
+		cat /proc/meminfo >&2
+		fail "$3: memory not given back: $((after - $1)) kB more held (limit $2 kB)"
+	fi
+}
+
 # kmemleak_start: when the kernel has kmemleak, forget what it found so far, so that
 # kmemleak_check reports only what leaked after this point. No-op without kmemleak.
 kmemleak_start() {
