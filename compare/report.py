@@ -342,6 +342,27 @@ BENCH_TARGETS = {
 }
 
 
+# Student's t, one-sided 95 %, by degrees of freedom (larger df: the nearest smaller entry)
+T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 1.860, 9: 1.833,
+       10: 1.812, 12: 1.782, 15: 1.753, 20: 1.725, 30: 1.697, 60: 1.671}
+
+
+def mean_bounds95(xs):
+    """One-sided 95 % confidence bounds (lower, upper) on the mean of xs (n >= 2)."""
+    m, sd = mean_std(xs)
+    t = T95[max(k for k in T95 if k <= len(xs) - 1)]
+    half = t * sd / math.sqrt(len(xs))
+    return m - half, m + half
+
+
+def paired_ratios(ca, cb):
+    """a/b of each repeat both cells have. With --interleave, repeat r of every target runs in
+    round r, minutes apart at most: the ratio within a round leaves out the host's drift between
+    rounds, which the spread of each cell's own repeats keeps."""
+    rb = {r["rep"]: r["iops"] for r in cb["runs"] if r.get("iops")}
+    return [r["iops"] / rb[r["rep"]] for r in ca["runs"] if r.get("iops") and r["rep"] in rb]
+
+
 def build(root):
     meta = read_env(os.path.join(root, "meta.env"))
     notes = []
@@ -368,13 +389,32 @@ def build(root):
                 if not ca or not cb:
                     continue
                 r, rs = ratio(ca["iops"], ca["iops_std"], cb["iops"], cb["iops_std"])
-                bench.append({"label": label, "profile": p, "section": s, "a": a, "b": b,
+                paired = paired_ratios(ca, cb) if meta.get("interleave") == "1" else []
+                lo = hi = None
+                if len(paired) >= 2:
+                    r, rs = mean_std(paired)
+                    lo, hi = mean_bounds95(paired)
+                bench.append({"paired": len(paired) if len(paired) >= 2 else 0, "lo95": lo, "hi95": hi,
+                              "label": label, "profile": p, "section": s, "a": a, "b": b,
                               "a_iops": ca["iops"], "a_std": ca["iops_std"], "b_iops": cb["iops"],
                               "b_std": cb["iops_std"], "ratio": r, "ratio_std": rs,
                               "goal": goals.get(s)})
     return {"meta": meta, "notes": notes, "targets": targets, "profiles": profiles,
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench}, idx
+
+
+def bench_verdict(b):
+    """met / NOT met / inconclusive for a bench ratio against its goal. Paired rounds: the
+    one-sided 95 % confidence bounds of the mean ratio; otherwise mean ± the propagated spread."""
+    if b["paired"]:
+        lo, hi = b["lo95"], b["hi95"]
+        within = "inconclusive: the goal is within the 95% bounds of the mean"
+    else:
+        sp = b["ratio_std"] or 0
+        lo, hi = b["ratio"] - sp, b["ratio"] + sp
+        within = "inconclusive: the goal is within the spread"
+    return "met" if lo >= b["goal"] else "NOT met" if hi < b["goal"] else within
 
 
 def headline(res, idx):
@@ -397,13 +437,11 @@ def headline(res, idx):
     for b in res["bench"]:
         goal = ""
         if b["goal"]:
-            sp = b["ratio_std"] or 0
-            verdict = ("met" if b["ratio"] - sp >= b["goal"] else
-                       "NOT met" if b["ratio"] + sp < b["goal"] else
-                       "inconclusive: the goal is within the spread")
-            goal = f" (goal ≥ {b['goal']}x: {verdict})"
+            goal = f" (goal ≥ {b['goal']}x: {bench_verdict(b)})"
+        how = (f", mean ± sd of {b['paired']} paired rounds, 95% bounds of the mean "
+               f"{fmt(b['lo95'], 2)}-{fmt(b['hi95'], 2)}" if b["paired"] else "")
         lines.append(f"bench {b['section']} [{b['profile']}] {b['label']}: "
-                     f"{fmt(b['ratio'], 2)} ± {fmt(b['ratio_std'], 2)}x{goal}")
+                     f"{fmt(b['ratio'], 2)} ± {fmt(b['ratio_std'], 2)}x{how}{goal}")
     skipped = [n for n in res["notes"] if n["kind"] == "skip"]
     if skipped:
         lines.append("skipped: " + "; ".join(f"{n['target']} ({n['text']})" for n in skipped))
@@ -470,10 +508,21 @@ def report_md(res, idx, plots):
     L.append("")
     if res["bench"]:
         L.append("## Bench")
-        L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b", "a / b", "goal"],
+        if any(b["paired"] for b in res["bench"]):
+            L.append("The repeats ran interleaved (round r runs repeat r of every target): a / b is "
+                     "the mean ± standard deviation of the per-round ratios, which leaves out the "
+                     "host's drift from round to round; IOPS a and b are each cell's mean ± sd. "
+                     "A goal is met when the one-sided 95% lower bound of the mean ratio "
+                     "(Student's t over the rounds) is at or above it, missed when the upper "
+                     "bound is below it.")
+            L.append("")
+        L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b", "a / b",
+                        "95% bounds", "goal"],
                        [[b["label"], b["profile"], b["section"], pm(b["a_iops"], b["a_std"]),
                          pm(b["b_iops"], b["b_std"]), pm(b["ratio"], b["ratio_std"], 2),
-                         f"≥ {b['goal']}" if b["goal"] else "-"] for b in res["bench"]]))
+                         f"{fmt(b['lo95'], 2)}-{fmt(b['hi95'], 2)}" if b["paired"] else "-",
+                         f"≥ {b['goal']}: {bench_verdict(b)}" if b["goal"] else "-"]
+                        for b in res["bench"]]))
         L.append("")
     # per seed experiment
     L.append("## Results per workload")
