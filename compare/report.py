@@ -268,12 +268,52 @@ def parse_perf(path):
                                if fn_class[s] == "scsi+sd"][:10]}
 
 
+# Each target's own functions among compare/guest-run's DRIVER_FUNCS (perf-driver.txt groups
+# samples by the nearest of those, of the completion calls drivers hand back to, and of the
+# interrupt entries).
+SDEBUG_FUNCS = (r"^(scsi_debug_|sdebug_|sdeb_|schedule_resp$|resp_|do_device_access$|"
+                r"fill_from_dev_buffer$|fetch_to_dev_buffer$|check_device_access_params$|"
+                r"lba2fake_store$|devip2sip$)")
+NULLB_FUNCS = r"^(null_|nullb_|copy_(to|from)_nullb$)"
+DRIVER_FUNCS = [("ramlld-", r"^ramlld_"), ("brd", r"^(brd_|copy_(to|from)_brd$)"),
+                ("nullb-", NULLB_FUNCS), ("sdebug", SDEBUG_FUNCS),
+                ("lio", r"^(tcm_loop_|target_|transport_|sbc_|rd_)"), ("nvme", r"^nvme_")]
+
+
+def parse_perf_driver(path, perf, target):
+    """The driver's own share of the busy samples (its functions and what they call, less what
+    it hands back to the block layer or midlayer) and the Amdahl ceiling it sets: the most any
+    driver doing the same job at no cost could run faster on this path, busy / (busy - own)."""
+    rx = next((r for prefix, r in DRIVER_FUNCS if target.startswith(prefix)), None)
+    if rx is None:
+        return None
+    own = None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                mo = re.match(r"\s*([\d.]+)%\s+(\S+)\s*$", line)
+                if mo:
+                    own = own or 0.0
+                    if re.match(rx, mo.group(2)):
+                        own += float(mo.group(1))
+    except OSError:
+        return None
+    if own is None or not perf:
+        return None
+    busy = 100.0 - perf["share_pct"]["idle"]
+    if busy <= own or busy <= 0:
+        return None
+    return {"own_pct": own, "own_of_busy_pct": own * 100 / busy, "ceiling": busy / (busy - own)}
+
+
 def load_breakdown(root):
     bd = {}
     for d in sorted(glob.glob(os.path.join(root, "breakdown", "*"))):
         t = os.path.basename(d)
-        bd[t] = {"btt": parse_btt(os.path.join(d, "btt.txt")),
-                 "perf": parse_perf(os.path.join(d, "perf.txt")),
+        perf = parse_perf(os.path.join(d, "perf.txt"))
+        prof = read_env(os.path.join(d, "profile.env")).get("profile", "default")
+        bd[t] = {"btt": parse_btt(os.path.join(d, "btt.txt")), "perf": perf, "profile": prof,
+                 "driver": parse_perf_driver(os.path.join(d, "perf-driver.txt"), perf, t),
                  "queue": read_queue(os.path.join(d, "queue.txt"))}
     return bd
 
@@ -404,6 +444,15 @@ def build(root):
             "midlayer_fio": midlayer_fio, "bench": bench}, idx
 
 
+def ceiling_text(bd, goal=None):
+    """'own% → ceiling x' of a breakdown's driver share; flags a goal above the ceiling."""
+    d = (bd or {}).get("driver")
+    if not d:
+        return "-"
+    txt = f"{fmt(d['own_of_busy_pct'], 1)}% → {fmt(d['ceiling'], 2)}x"
+    return txt + (" (goal above it)" if goal and goal > d["ceiling"] else "")
+
+
 def bench_verdict(b):
     """met / NOT met / inconclusive for a bench ratio against its goal. Paired rounds: the
     one-sided 95 % confidence bounds of the mean ratio; otherwise mean ± the propagated spread."""
@@ -517,13 +566,21 @@ def report_md(res, idx, plots):
                      "bound is below it.")
             L.append("")
         L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b", "a / b",
-                        "95% bounds", "goal"],
+                        "95% bounds", "goal", "b's ceiling"],
                        [[b["label"], b["profile"], b["section"], pm(b["a_iops"], b["a_std"]),
                          pm(b["b_iops"], b["b_std"]), pm(b["ratio"], b["ratio_std"], 2),
                          f"{fmt(b['lo95'], 2)}-{fmt(b['hi95'], 2)}" if b["paired"] else "-",
-                         f"≥ {b['goal']}: {bench_verdict(b)}" if b["goal"] else "-"]
+                         f"≥ {b['goal']}: {bench_verdict(b)}" if b["goal"] else "-",
+                         ceiling_text(res["breakdown"].get(b["b"]), b["goal"])]
                         for b in res["bench"]]))
         L.append("")
+        if any((res["breakdown"].get(b["b"]) or {}).get("driver") for b in res["bench"]):
+            L.append("b's ceiling: the most any driver could gain over b on b's path, by Amdahl's "
+                     "law: b's own share of the busy CPU samples of its 4k randread profile "
+                     "(below, 'Where the time goes'), and busy / (busy − own). A goal above it "
+                     "is out of any driver's reach on this path; only the rest of the path, "
+                     "shared by both, could close it.")
+            L.append("")
     # per seed experiment
     L.append("## Results per workload")
     workloads = sorted({c["workload"] for c in res["cells"]})
@@ -588,8 +645,9 @@ def report_md(res, idx, plots):
                     "CPU µs/IO (randread)", "QD1 p50 µs", "QD1 p99 µs", "queue (read back)"], rows))
     L.append("")
     # breakdown
-    L.append("## Where the time goes (4k randread, iodepth 32, default profile; traced runs, "
-             "not counted above)")
+    bd_profiles = sorted({b["profile"] for b in res["breakdown"].values()})
+    L.append("## Where the time goes (4k randread, iodepth 32, profile "
+             f"{', '.join(bd_profiles) or 'default'}; traced runs, not counted above)")
     if res["midlayer"]:
         L.append("Per-I/O CPU cost the SCSI midlayer adds = CPU µs/IO of ramlld-scsi − ramlld-mq "
                  "(same store, same workload):")
@@ -625,16 +683,23 @@ def report_md(res, idx, plots):
         rows.append([t, fmt(pf["share_pct"]["idle"], 1)] +
                     [fmt(s.get(k), 1) for k in ("scsi+sd", "block", "driver", "copy",
                                                 "other kernel", "user")] +
+                    [ceiling_text(res["breakdown"][t])] +
                     [", ".join(f"`{x['symbol']}` {fmt(x['pct'], 1)}" for x in pf["top_kernel"][:5])])
     if rows:
         L.append("perf (cpu-clock, all CPUs, self time): share of busy samples per class, %; "
                  "idle as % of all samples. In a guest, cpu-clock samples land where interrupts "
                  "are re-enabled (`_raw_spin_unlock_irqrestore`, `handle_softirqs`), so "
                  "'other kernel' holds time that belongs to the code around them; the classes "
-                 "are lower bounds:")
+                 "are lower bounds. 'driver own → ceiling' is counted on the callchains "
+                 "instead: every sample whose nearest caller of note is the driver's own code "
+                 "(not the completion it hands back to: bio_endio, blk_mq_end_request, "
+                 "scsi_done..., nor an interrupt), as % of busy samples, and the "
+                 "Amdahl ceiling busy / (busy − own): the most a driver doing the same at no "
+                 "cost could run faster than this one on the same path:")
         L.append("")
         L.append(table(["target", "idle %", "scsi+sd", "block", "driver", "copy", "other kernel",
-                        "user", "top kernel functions (% of all samples)"], rows))
+                        "user", "driver own → ceiling", "top kernel functions (% of all samples)"],
+                       rows))
         L.append("")
     if not res["breakdown"]:
         L.append("No breakdown in this run (--no-breakdown, or no target ran).")

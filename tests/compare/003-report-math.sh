@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/report.py's numbers: the driver's own share and Amdahl ceiling from perf files, paired bench ratios, 95 % bounds and verdicts
+# where: host
+# requires: python3
+. "$TOP/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+bd=$dir/breakdown/sdebug-norwlock
+mkdir -p "$bd"
+# perf.txt as `perf report --no-children --sort symbol -g none` prints it: 10 % idle
+cat > "$bd/perf.txt" << 'EOF'
+# Overhead  Symbol
+    40.00%  [k] _raw_spin_unlock_irqrestore
+    25.00%  [k] scsi_queue_rq
+    15.00%  [.] fio_io_loop
+    10.00%  [k] default_idle
+    10.00%  [k] memcpy
+EOF
+# perf-driver.txt as `perf report --sort parent -p ...` prints it: 18 % in scsi_debug's own
+# functions (another driver's name does not count for it)
+cat > "$bd/perf-driver.txt" << 'EOF'
+# Overhead  Parent symbol
+# ........  .............
+#
+    58.00%  [other]
+     4.00%  ramlld_scsi_queuecommand
+    12.00%  schedule_resp
+     6.00%  do_device_access
+    14.00%  scsi_done
+     6.00%  handle_softirqs
+EOF
+echo "profile=seed-001" > "$bd/profile.env"
+
+python3 - "$TOP/compare" "$dir" << 'EOF' || fail "report.py's arithmetic"
+import math, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+
+def near(a, b, what):
+    if a is None or abs(a - b) > 1e-9:
+        sys.exit(f"{what}: {a}, expected {b}")
+    print(f"ok: {what} = {a:.4f}")
+
+bd = report.load_breakdown(sys.argv[2])["sdebug-norwlock"]
+d = bd["driver"]
+near(d["own_pct"], 18.0, "own share of all samples")
+near(d["own_of_busy_pct"], 20.0, "own share of busy samples (18 of 90)")
+near(d["ceiling"], 1.25, "Amdahl ceiling 90 / (90 - 18)")
+if bd["profile"] != "seed-001":
+    sys.exit(f"breakdown profile {bd['profile']!r}, expected 'seed-001'")
+txt = report.ceiling_text(bd, 1.3)
+if "1.25x" not in txt or "goal above it" not in txt:
+    sys.exit(f"ceiling text {txt!r} does not flag a 1.3x goal above a 1.25x ceiling")
+if "goal above" in report.ceiling_text(bd, 1.2):
+    sys.exit("a 1.2x goal under a 1.25x ceiling is flagged")
+# no driver file, or a driver share that leaves no busy time: no ceiling, not a crash
+if report.parse_perf_driver("/nonexistent", bd["perf"], "sdebug") is not None:
+    sys.exit("a missing perf-driver.txt gave a ceiling")
+
+# paired ratios take the rounds both cells ran, a over b, round by round
+ca = {"runs": [{"rep": 1, "iops": 30.0}, {"rep": 2, "iops": 24.0}, {"rep": 3, "iops": 40.0}]}
+cb = {"runs": [{"rep": 1, "iops": 20.0}, {"rep": 2, "iops": 20.0}, {"rep": 4, "iops": 10.0}]}
+pr = report.paired_ratios(ca, cb)
+if pr != [1.5, 1.2]:
+    sys.exit(f"paired ratios {pr}, expected [1.5, 1.2]")
+print(f"ok: paired ratios {pr}")
+# one-sided 95 % bounds: mean 1.35, sd 0.2121, t(1 df) = 6.314
+lo, hi = report.mean_bounds95(pr)
+half = 6.314 * math.sqrt(0.045) / math.sqrt(2)
+near(lo, 1.35 - half, "lower 95 % bound")
+near(hi, 1.35 + half, "upper 95 % bound")
+for lo, hi, goal, want in ((1.26, 1.6, 1.25, "met"), (0.9, 1.2, 1.25, "NOT met"),
+                           (1.1, 1.4, 1.25, "inconclusive")):
+    got = report.bench_verdict({"paired": 5, "lo95": lo, "hi95": hi, "goal": goal,
+                                "ratio": (lo + hi) / 2, "ratio_std": 0.1})
+    if got.split(":")[0] != want:
+        sys.exit(f"verdict for bounds {lo}-{hi}, goal {goal}: {got!r}, expected {want!r}")
+    print(f"ok: bounds {lo}-{hi} against {goal}: {got}")
+EOF
+echo "report.py: driver share, ceiling, paired ratios, bounds and verdicts as computed by hand"
