@@ -4,9 +4,12 @@
 # fio JSON, /proc/stat deltas, queue read-backs, btt and perf summaries, and writes results.csv,
 # results.json, report.md and PNG plots; prints a short headline summary.
 """Usage: report.py [--quiet] DIR
+       report.py --perf-parents
 
 DIR is a folder written by compare/guest-run (through compare/run). Nothing but DIR is read;
 DIR/results.csv, DIR/results.json, DIR/report.md and DIR/*.png are (re)written.
+--perf-parents prints the regex compare/guest-run gives `perf report --parent` for the
+drivers' own share (its file, perf-driver.txt, is read here).
 """
 
 import csv
@@ -268,40 +271,53 @@ def parse_perf(path):
                                if fn_class[s] == "scsi+sd"][:10]}
 
 
-# Each target's own functions among compare/guest-run's DRIVER_FUNCS (perf-driver.txt groups
-# samples by the nearest of those, of the completion calls drivers hand back to, and of the
-# interrupt entries).
-SDEBUG_FUNCS = (r"^(scsi_debug_|sdebug_|sdeb_|schedule_resp$|resp_|do_device_access$|"
-                r"fill_from_dev_buffer$|fetch_to_dev_buffer$|check_device_access_params$|"
-                r"lba2fake_store$|devip2sip$)")
-NULLB_FUNCS = r"^(null_|nullb_|copy_(to|from)_nullb$)"
-DRIVER_FUNCS = [("ramlld-", r"^ramlld_"), ("brd", r"^(brd_|copy_(to|from)_brd$)"),
-                ("nullb-", NULLB_FUNCS), ("sdebug", SDEBUG_FUNCS),
-                ("lio", r"^(tcm_loop_|target_|transport_|sbc_|rd_)"), ("nvme", r"^nvme_")]
+# The breakdown's second perf pass (compare/guest-run, `perf report --sort parent -p
+# "$(report.py --perf-parents)"`) gives each sample to the nearest function of its callchain,
+# walking up from the sampled one, that is a driver's own code, a completion call of the block
+# layer or midlayer that drivers hand back to, or an interrupt entry. Names, not modules: tail
+# calls (scsi_debug_queuecommand -> schedule_resp) leave the entry point out of the chain.
+# Each target's own functions (target name prefix -> full-name pattern):
+DRIVER_FUNCS = {
+    "ramlld-": r"ramlld_.*",
+    "brd": r"brd_.*|copy_(to|from)_brd",
+    "nullb-": r"null_.*|nullb_.*|copy_(to|from)_nullb",
+    "sdebug": r"scsi_debug_.*|sdebug_.*|sdeb_.*|schedule_resp|resp_.*|do_device_access|"
+              r"fill_from_dev_buffer|fetch_to_dev_buffer|check_device_access_params|"
+              r"lba2fake_store|devip2sip",
+    "lio": r"tcm_loop_.*|target_.*|transport_.*|sbc_.*|rd_.*",
+    "nvme": r"nvme_.*",
+}
+HANDBACKS = (r"scsi_done|scsi_done_direct|scsi_done_internal|scsi_complete|scsi_finish_command|"
+             r"scsi_io_completion|scsi_end_request|blk_mq_complete_request|"
+             r"blk_mq_complete_request_remote|blk_mq_end_request|__blk_mq_end_request|"
+             r"blk_mq_end_request_batch|blk_update_request|bio_endio")
+IRQ_ENTRIES = r"asm_sysvec_.*|asm_common_interrupt|irq_exit_rcu|__irq_exit_rcu|handle_softirqs|__do_softirq"
+
+
+def perf_parents():
+    """The extended regex for perf report's --parent: every driver's functions, the hand-backs
+    and the interrupt entries."""
+    return "^(" + "|".join(list(DRIVER_FUNCS.values()) + [HANDBACKS, IRQ_ENTRIES]) + ")$"
 
 
 def parse_perf_driver(path, perf, target):
     """The driver's own share of the busy samples (its functions and what they call, less what
     it hands back to the block layer or midlayer) and the Amdahl ceiling it sets: the most any
     driver doing the same job at no cost could run faster on this path, busy / (busy - own)."""
-    rx = next((r for prefix, r in DRIVER_FUNCS if target.startswith(prefix)), None)
-    if rx is None:
+    rx = next((r for prefix, r in DRIVER_FUNCS.items() if target.startswith(prefix)), None)
+    if rx is None or not perf:
         return None
-    own = None
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                mo = re.match(r"\s*([\d.]+)%\s+(\S+)\s*$", line)
-                if mo:
-                    own = own or 0.0
-                    if re.match(rx, mo.group(2)):
-                        own += float(mo.group(1))
+            rows = [(float(mo.group(1)), mo.group(2)) for mo in
+                    (re.match(r"\s*([\d.]+)%\s+(\S+)\s*$", line) for line in f) if mo]
     except OSError:
         return None
-    if own is None or not perf:
+    if not rows:
         return None
+    own = sum(pct for pct, name in rows if re.fullmatch(rx, name))
     busy = 100.0 - perf["share_pct"]["idle"]
-    if busy <= own or busy <= 0:
+    if busy <= own:
         return None
     return {"own_pct": own, "own_of_busy_pct": own * 100 / busy, "ceiling": busy / (busy - own)}
 
@@ -817,6 +833,9 @@ def main(argv):
     args = [a for a in argv if not a.startswith("-")]
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__.strip())
+        return 0
+    if argv == ["--perf-parents"]:
+        print(perf_parents())
         return 0
     if len(args) != 1:
         print("report.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)

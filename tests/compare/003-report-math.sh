@@ -56,9 +56,19 @@ if "1.25x" not in txt or "goal above it" not in txt:
     sys.exit(f"ceiling text {txt!r} does not flag a 1.3x goal above a 1.25x ceiling")
 if "goal above" in report.ceiling_text(bd, 1.2):
     sys.exit("a 1.2x goal under a 1.25x ceiling is flagged")
-# no driver file, or a driver share that leaves no busy time: no ceiling, not a crash
+# no driver file, or a target with no driver functions (--host): no ceiling, not a crash
 if report.parse_perf_driver("/nonexistent", bd["perf"], "sdebug") is not None:
     sys.exit("a missing perf-driver.txt gave a ceiling")
+if report.parse_perf_driver(sys.argv[2] + "/breakdown/sdebug-norwlock/perf-driver.txt",
+                            bd["perf"], "host") is not None:
+    sys.exit("the host target got a driver share")
+# the regex perf gets covers every driver's names, the hand-backs and interrupt entries
+import re
+rx = report.perf_parents()
+for name, want in (("schedule_resp", True), ("ramlld_store_copy_bvec", True), ("scsi_done", True),
+                   ("handle_softirqs", True), ("scsi_queue_rq", False), ("memcpy_erms", False)):
+    if bool(re.fullmatch(rx, name)) != want:
+        sys.exit(f"--perf-parents regex {'misses' if want else 'matches'} {name}")
 
 # paired ratios take the rounds both cells ran, a over b, round by round
 ca = {"runs": [{"rep": 1, "iops": 30.0}, {"rep": 2, "iops": 24.0}, {"rep": 3, "iops": 40.0}]}
