@@ -276,7 +276,8 @@ def parse_perf(path):
 # walking up from the sampled one, that is a driver's own code, a completion call of the block
 # layer or midlayer that drivers hand back to, or an interrupt entry. Names, not modules: tail
 # calls (scsi_debug_queuecommand -> schedule_resp) leave the entry point out of the chain.
-# Each target's own functions (target name prefix -> full-name pattern):
+# Each target's own functions (target name prefix -> full-name pattern). Every function of
+# ramlld.ko starts with ramlld_: scsi_cdb.c's were resp_*, which scsi_debug's pattern took.
 DRIVER_FUNCS = {
     "ramlld-": r"ramlld_.*",
     "brd": r"brd_.*|copy_(to|from)_brd",

@@ -97,7 +97,7 @@ struct cdb_buf {
 	u32 len;
 };
 
-static void buf_put(struct cdb_buf *b, u32 off, const void *src, u32 n)
+static void ramlld_cdb_buf_put(struct cdb_buf *b, u32 off, const void *src, u32 n)
 {
 	if (off < b->cap)
 		memcpy(b->p + off, src, cdb_min(n, b->cap - off));
@@ -123,8 +123,8 @@ struct cdb_ctx {
  * with a sense-key specific descriptor). byte >= 0 adds a field pointer:
  * C/D set for a CDB field, BPV and the bit when bit >= 0.
  */
-static u8 build_sense(u8 *s, bool desc, u8 key, u16 asc_ascq, int byte,
-		      int bit, bool in_cdb)
+static u8 ramlld_cdb_build_sense(u8 *s, bool desc, u8 key, u16 asc_ascq, int byte,
+				 int bit, bool in_cdb)
 {
 	u8 sks[3] = { 0, 0, 0 };
 
@@ -165,8 +165,8 @@ static int check_condition(struct cdb_ctx *c, u8 key, u16 asc_ascq, int byte,
 	res->status = RAMLLD_CDB_CHECK_CONDITION;
 	res->action = RAMLLD_CDB_NONE;
 	res->din_len = 0;
-	res->sense_len = build_sense(res->sense, cdb_read_once(c->dev->d_sense),
-				     key, asc_ascq, byte, bit, in_cdb);
+	res->sense_len = ramlld_cdb_build_sense(res->sense, cdb_read_once(c->dev->d_sense),
+						key, asc_ascq, byte, bit, in_cdb);
 	return res->status;
 }
 
@@ -176,8 +176,8 @@ void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
 	res->status = RAMLLD_CDB_CHECK_CONDITION;
 	res->action = RAMLLD_CDB_NONE;
 	res->din_len = 0;
-	res->sense_len = build_sense(res->sense, cdb_read_once(dev->d_sense),
-				     key, asc_ascq, SKS_NONE, SKS_NONE, false);
+	res->sense_len = ramlld_cdb_build_sense(res->sense, cdb_read_once(dev->d_sense),
+						key, asc_ascq, SKS_NONE, SKS_NONE, false);
 }
 
 void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
@@ -262,7 +262,7 @@ static int lba_out_of_range(struct cdb_ctx *c)
 #define SERIAL_LEN	12
 
 /* "RAMLLD" and four hex digits of the store index: stable across loads. */
-static void make_serial(const struct ramlld_cdb_dev *dev, u8 *s)
+static void ramlld_cdb_make_serial(const struct ramlld_cdb_dev *dev, u8 *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	u32 i;
@@ -280,7 +280,7 @@ static u64 make_naa(const struct ramlld_cdb_dev *dev)
 	return 3ull << 60 | 0x52414d4c4c44ull << 12 | (dev->index & 0xfff);
 }
 
-static int resp_std_inquiry(struct cdb_ctx *c, u32 alloc)
+static int ramlld_cdb_std_inquiry(struct cdb_ctx *c, u32 alloc)
 {
 	u8 d[66];
 
@@ -296,7 +296,7 @@ static int resp_std_inquiry(struct cdb_ctx *c, u32 alloc)
 	put_be16(&d[58], 0x00a0);	/* SAM-5 */
 	put_be16(&d[60], 0x0460);	/* SPC-4 */
 	put_be16(&d[62], 0x04c0);	/* SBC-3 */
-	buf_put(&c->din, 0, d, sizeof(d));
+	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
 	return good_din(c, alloc);
 }
 
@@ -309,7 +309,7 @@ static void vpd_header(u8 *d, u8 page, u16 len)
 	put_be16(&d[2], len);
 }
 
-static int resp_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
+static int ramlld_cdb_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u8 d[64];
@@ -323,7 +323,7 @@ static int resp_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		break;
 	case 0x80:	/* unit serial number */
 		n = SERIAL_LEN;
-		make_serial(dev, &d[4]);
+		ramlld_cdb_make_serial(dev, &d[4]);
 		break;
 	case 0x83:	/* device identification */
 		/* NAA, binary, logical unit */
@@ -336,7 +336,7 @@ static int resp_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		d[17] = 0x01;
 		d[19] = 8 + SERIAL_LEN;
 		memcpy(&d[20], INQ_VENDOR, 8);
-		make_serial(dev, &d[28]);
+		ramlld_cdb_make_serial(dev, &d[28]);
 		n = 12 + 4 + 8 + SERIAL_LEN;
 		break;
 	case 0xb0:	/* block limits */
@@ -364,23 +364,23 @@ static int resp_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		return invalid_cdb(c, 2, SKS_NONE);
 	}
 	vpd_header(d, page, (u16)n);
-	buf_put(&c->din, 0, d, 4 + n);
+	ramlld_cdb_buf_put(&c->din, 0, d, 4 + n);
 	return good_din(c, alloc);
 }
 
-static int resp_inquiry(struct cdb_ctx *c)
+static int ramlld_cdb_inquiry(struct cdb_ctx *c)
 {
 	const u8 *cdb = c->cdb;
 	u32 alloc = get_be16(&cdb[3]);
 
 	if (cdb[1] & 0x01)
-		return resp_vpd(c, cdb[2], alloc);
+		return ramlld_cdb_vpd(c, cdb[2], alloc);
 	if (cdb[2])
 		return invalid_cdb(c, 2, SKS_NONE);
-	return resp_std_inquiry(c, alloc);
+	return ramlld_cdb_std_inquiry(c, alloc);
 }
 
-static int resp_request_sense(struct cdb_ctx *c)
+static int ramlld_cdb_request_sense(struct cdb_ctx *c)
 {
 	struct ramlld_cdb_dev *dev = c->dev;
 	bool desc = c->cdb[1] & 0x01;
@@ -399,12 +399,12 @@ static int resp_request_sense(struct cdb_ctx *c)
 		key = RAMLLD_SK_NOT_READY;
 		asc = RAMLLD_ASC_NOT_READY_INIT_REQ;
 	}
-	n = build_sense(s, desc, key, asc, SKS_NONE, SKS_NONE, false);
-	buf_put(&c->din, 0, s, n);
+	n = ramlld_cdb_build_sense(s, desc, key, asc, SKS_NONE, SKS_NONE, false);
+	ramlld_cdb_buf_put(&c->din, 0, s, n);
 	return good_din(c, c->cdb[4]);
 }
 
-static int resp_report_luns(struct cdb_ctx *c)
+static int ramlld_cdb_report_luns(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u32 alloc = get_be32(&c->cdb[6]);
@@ -424,7 +424,7 @@ static int resp_report_luns(struct cdb_ctx *c)
 	}
 	memset(hdr, 0, sizeof(hdr));
 	put_be32(hdr, n * 8);
-	buf_put(&c->din, 0, hdr, 8);
+	ramlld_cdb_buf_put(&c->din, 0, hdr, 8);
 	for (i = 0; i < n; i++) {
 		memset(lun, 0, sizeof(lun));
 		if (i < 256) {		/* peripheral device addressing */
@@ -433,14 +433,14 @@ static int resp_report_luns(struct cdb_ctx *c)
 			lun[0] = 0x40 | ((i >> 8) & 0x3f);
 			lun[1] = i & 0xff;
 		}
-		buf_put(&c->din, 8 + 8 * i, lun, 8);
+		ramlld_cdb_buf_put(&c->din, 8 + 8 * i, lun, 8);
 	}
 	return good_din(c, alloc);
 }
 
 /* ---- capacity ---- */
 
-static int resp_read_capacity10(struct cdb_ctx *c)
+static int ramlld_cdb_read_capacity10(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u64 last = dev->nr_blocks ? dev->nr_blocks - 1 : 0;
@@ -448,11 +448,11 @@ static int resp_read_capacity10(struct cdb_ctx *c)
 
 	put_be32(&d[0], last > 0xffffffffull ? 0xffffffff : (u32)last);
 	put_be32(&d[4], dev->block_size);
-	buf_put(&c->din, 0, d, sizeof(d));
+	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
 	return good_din(c, sizeof(d));
 }
 
-static int resp_read_capacity16(struct cdb_ctx *c)
+static int ramlld_cdb_read_capacity16(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u8 d[32];
@@ -462,7 +462,7 @@ static int resp_read_capacity16(struct cdb_ctx *c)
 	put_be32(&d[8], dev->block_size);
 	d[13] = dev->lbppbe & 0x0f;
 	d[14] = 0x80 | 0x40;	/* LBPME, LBPRZ; lowest aligned LBA 0 */
-	buf_put(&c->din, 0, d, sizeof(d));
+	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
 	return good_din(c, get_be32(&c->cdb[10]));
 }
 
@@ -499,7 +499,7 @@ static void mode_control(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
 	p[3] = 0x10;		/* queue algorithm modifier 1: unrestricted */
 }
 
-static int resp_mode_sense(struct cdb_ctx *c)
+static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	const u8 *cdb = c->cdb;
@@ -532,15 +532,15 @@ static int resp_mode_sense(struct cdb_ctx *c)
 			put_be32(&bd[4], dev->block_size & 0xffffff);
 		}
 	}
-	buf_put(&c->din, hlen, bd, bdlen);
+	ramlld_cdb_buf_put(&c->din, hlen, bd, bdlen);
 	if (page == 0x08 || page == 0x3f) {
 		mode_caching(dev, pc, pg);
-		buf_put(&c->din, off, pg, CACHING_PAGE_LEN);
+		ramlld_cdb_buf_put(&c->din, off, pg, CACHING_PAGE_LEN);
 		off += CACHING_PAGE_LEN;
 	}
 	if (page == 0x0a || page == 0x3f) {
 		mode_control(dev, pc, pg);
-		buf_put(&c->din, off, pg, CONTROL_PAGE_LEN);
+		ramlld_cdb_buf_put(&c->din, off, pg, CONTROL_PAGE_LEN);
 		off += CONTROL_PAGE_LEN;
 	}
 
@@ -556,7 +556,7 @@ static int resp_mode_sense(struct cdb_ctx *c)
 		hdr[2] = pc == PC_CHANGEABLE ? 0 : 0x10;
 		hdr[3] = bdlen;
 	}
-	buf_put(&c->din, 0, hdr, hlen);
+	ramlld_cdb_buf_put(&c->din, 0, hdr, hlen);
 	return good_din(c, alloc);
 }
 
@@ -569,8 +569,8 @@ static int param_length_error(struct cdb_ctx *c)
  * Check a page of a MODE SELECT parameter list against the current values:
  * a byte may differ only in the changeable bits.
  */
-static int select_page(struct cdb_ctx *c, const u8 *p, u32 off,
-		       const u8 *cur, const u8 *chg, u32 len)
+static int ramlld_cdb_select_page(struct cdb_ctx *c, const u8 *p, u32 off,
+				  const u8 *cur, const u8 *chg, u32 len)
 {
 	u32 i;
 
@@ -585,7 +585,7 @@ static int select_page(struct cdb_ctx *c, const u8 *p, u32 off,
 	return RAMLLD_CDB_GOOD;
 }
 
-static int resp_mode_select(struct cdb_ctx *c)
+static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 {
 	struct ramlld_cdb_dev *dev = c->dev;
 	const u8 *cdb = c->cdb, *p = c->dout;
@@ -648,14 +648,14 @@ static int resp_mode_select(struct cdb_ctx *c)
 		if (code == 0x08) {
 			mode_caching(dev, PC_CURRENT, cur);
 			mode_caching(dev, PC_CHANGEABLE, chg);
-			ret = select_page(c, p, off, cur, chg, CACHING_PAGE_LEN);
+			ret = ramlld_cdb_select_page(c, p, off, cur, chg, CACHING_PAGE_LEN);
 			if (ret)
 				return ret;
 			wce = !!(p[off + 2] & 0x04);
 		} else if (code == 0x0a) {
 			mode_control(dev, PC_CURRENT, cur);
 			mode_control(dev, PC_CHANGEABLE, chg);
-			ret = select_page(c, p, off, cur, chg, CONTROL_PAGE_LEN);
+			ret = ramlld_cdb_select_page(c, p, off, cur, chg, CONTROL_PAGE_LEN);
 			if (ret)
 				return ret;
 			d_sense = !!(p[off + 2] & 0x04);
@@ -672,7 +672,7 @@ static int resp_mode_select(struct cdb_ctx *c)
 /* ---- media ---- */
 
 /* LBA and length fields of READ/WRITE/VERIFY/SYNCHRONIZE CACHE/WRITE SAME. */
-static void decode_lba(const u8 *cdb, u64 *lba, u32 *nr, int *len_byte)
+static void ramlld_cdb_decode_lba(const u8 *cdb, u64 *lba, u32 *nr, int *len_byte)
 {
 	switch (cdb[0] >> 5) {
 	case 0:		/* 6-byte */
@@ -698,14 +698,14 @@ static void decode_lba(const u8 *cdb, u64 *lba, u32 *nr, int *len_byte)
 	}
 }
 
-static int resp_rw(struct cdb_ctx *c)
+static int ramlld_cdb_rw(struct cdb_ctx *c)
 {
 	struct ramlld_cdb_result *res = c->res;
 	u64 lba;
 	u32 nr;
 	int len_byte;
 
-	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!range_ok(c->dev, lba, nr))
 		return lba_out_of_range(c);
 	if (nr > c->dev->max_xfer_blocks)
@@ -720,13 +720,13 @@ static int resp_rw(struct cdb_ctx *c)
 	return RAMLLD_CDB_GOOD;
 }
 
-static int resp_verify(struct cdb_ctx *c)
+static int ramlld_cdb_verify(struct cdb_ctx *c)
 {
 	u64 lba;
 	u32 nr;
 	int len_byte;
 
-	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!range_ok(c->dev, lba, nr))
 		return lba_out_of_range(c);
 	if (nr) {
@@ -737,14 +737,14 @@ static int resp_verify(struct cdb_ctx *c)
 	return RAMLLD_CDB_GOOD;
 }
 
-static int resp_sync_cache(struct cdb_ctx *c)
+static int ramlld_cdb_sync_cache(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u64 lba;
 	u32 nr;
 	int len_byte;
 
-	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	/* 0 blocks: from lba to the end, lba must be inside */
 	if (nr ? !range_ok(dev, lba, nr) : lba >= dev->nr_blocks)
 		return lba_out_of_range(c);
@@ -769,7 +769,7 @@ static bool all_zero(const u8 *p, u32 n)
 	return true;
 }
 
-static int resp_write_same(struct cdb_ctx *c)
+static int ramlld_cdb_write_same(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	struct ramlld_cdb_result *res = c->res;
@@ -778,7 +778,7 @@ static int resp_write_same(struct cdb_ctx *c)
 	u32 nr;
 	int len_byte;
 
-	decode_lba(c->cdb, &lba, &nr, &len_byte);
+	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!nr)			/* WSNZ=1 */
 		return invalid_cdb(c, len_byte, SKS_NONE);
 	if (!range_ok(dev, lba, nr))
@@ -807,7 +807,7 @@ void ramlld_cdb_unmap_desc(const u8 *dout, u32 i, u64 *lba, u32 *nr_blocks)
 	*nr_blocks = get_be32(d + 8);
 }
 
-static int resp_unmap(struct cdb_ctx *c)
+static int ramlld_cdb_unmap(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u32 plen = get_be16(&c->cdb[7]);
@@ -844,19 +844,19 @@ static int resp_unmap(struct cdb_ctx *c)
 
 /* ---- other ---- */
 
-static int resp_good(struct cdb_ctx *c)
+static int ramlld_cdb_good(struct cdb_ctx *c)
 {
 	(void)c;
 	return RAMLLD_CDB_GOOD;
 }
 
-static int resp_start_stop(struct cdb_ctx *c)
+static int ramlld_cdb_start_stop(struct cdb_ctx *c)
 {
 	cdb_write_once(c->dev->stopped, !(c->cdb[4] & 0x01));
 	return RAMLLD_CDB_GOOD;
 }
 
-static int resp_report_opcodes(struct cdb_ctx *c);
+static int ramlld_cdb_report_opcodes(struct cdb_ctx *c);
 
 /* ---- the table ---- */
 
@@ -872,71 +872,71 @@ struct cdb_op {
 	int (*resp)(struct cdb_ctx *c);
 };
 
-#define RW6(op)		{ 6, F_MEDIA, { op, 0x1f, 0xff, 0xff, 0xff, 0 }, resp_rw }
+#define RW6(op)		{ 6, F_MEDIA, { op, 0x1f, 0xff, 0xff, 0xff, 0 }, ramlld_cdb_rw }
 #define RW10(op)	{ 10, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0, \
-					 0xff, 0xff, 0 }, resp_rw }
+					 0xff, 0xff, 0 }, ramlld_cdb_rw }
 #define RW12(op)	{ 12, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, \
-					 0xff, 0xff, 0xff, 0, 0 }, resp_rw }
+					 0xff, 0xff, 0xff, 0, 0 }, ramlld_cdb_rw }
 #define RW16(op)	{ 16, F_MEDIA, { op, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, \
 					 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
-					 0xff, 0, 0 }, resp_rw }
+					 0xff, 0, 0 }, ramlld_cdb_rw }
 
 static const struct cdb_op cdb_ops[256] = {
-	[0x00] = { 6, F_MEDIA, { 0x00, 0, 0, 0, 0, 0 }, resp_good },
+	[0x00] = { 6, F_MEDIA, { 0x00, 0, 0, 0, 0, 0 }, ramlld_cdb_good },
 	[0x03] = { 6, F_NO_UA | F_DIN, { 0x03, 0x01, 0, 0, 0xff, 0 },
-		   resp_request_sense },
+		   ramlld_cdb_request_sense },
 	[0x08] = RW6(0x08),
 	[0x0a] = RW6(0x0a),
 	[0x12] = { 6, F_NO_UA | F_DIN, { 0x12, 0x01, 0xff, 0xff, 0xff, 0 },
-		   resp_inquiry },
-	[0x15] = { 6, 0, { 0x15, 0x11, 0, 0, 0xff, 0 }, resp_mode_select },
+		   ramlld_cdb_inquiry },
+	[0x15] = { 6, 0, { 0x15, 0x11, 0, 0, 0xff, 0 }, ramlld_cdb_mode_select },
 	[0x1a] = { 6, F_DIN, { 0x1a, 0x08, 0xff, 0xff, 0xff, 0 },
-		   resp_mode_sense },
-	[0x1b] = { 6, 0, { 0x1b, 0x01, 0, 0, 0x07, 0 }, resp_start_stop },
-	[0x1e] = { 6, 0, { 0x1e, 0, 0, 0, 0x03, 0 }, resp_good },
+		   ramlld_cdb_mode_sense },
+	[0x1b] = { 6, 0, { 0x1b, 0x01, 0, 0, 0x07, 0 }, ramlld_cdb_start_stop },
+	[0x1e] = { 6, 0, { 0x1e, 0, 0, 0, 0x03, 0 }, ramlld_cdb_good },
 	[0x25] = { 10, F_DIN, { 0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-		   resp_read_capacity10 },
+		   ramlld_cdb_read_capacity10 },
 	[0x28] = RW10(0x28),
 	[0x2a] = RW10(0x2a),
 	[0x2f] = { 10, F_MEDIA, { 0x2f, 0x10, 0xff, 0xff, 0xff, 0xff, 0,
-				  0xff, 0xff, 0 }, resp_verify },
+				  0xff, 0xff, 0 }, ramlld_cdb_verify },
 	[0x35] = { 10, F_MEDIA, { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0,
-				  0xff, 0xff, 0 }, resp_sync_cache },
+				  0xff, 0xff, 0 }, ramlld_cdb_sync_cache },
 	[0x41] = { 10, F_MEDIA, { 0x41, 0x08, 0xff, 0xff, 0xff, 0xff, 0,
-				  0xff, 0xff, 0 }, resp_write_same },
+				  0xff, 0xff, 0 }, ramlld_cdb_write_same },
 	[0x42] = { 10, F_MEDIA, { 0x42, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
-		   resp_unmap },
+		   ramlld_cdb_unmap },
 	[0x55] = { 10, 0, { 0x55, 0x11, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
-		   resp_mode_select },
+		   ramlld_cdb_mode_select },
 	[0x5a] = { 10, F_DIN, { 0x5a, 0x18, 0xff, 0xff, 0, 0, 0, 0xff, 0xff,
-				0 }, resp_mode_sense },
+				0 }, ramlld_cdb_mode_sense },
 	[0x88] = RW16(0x88),
 	[0x8a] = RW16(0x8a),
 	[0x8f] = { 16, F_MEDIA, { 0x8f, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-				  0, 0 }, resp_verify },
+				  0, 0 }, ramlld_cdb_verify },
 	[0x91] = { 16, F_MEDIA, { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-				  0, 0 }, resp_sync_cache },
+				  0, 0 }, ramlld_cdb_sync_cache },
 	[0x93] = { 16, F_MEDIA, { 0x93, 0x09, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-				  0, 0 }, resp_write_same },
+				  0, 0 }, ramlld_cdb_write_same },
 	/* SERVICE ACTION IN(16) / READ CAPACITY(16) */
 	[0x9e] = { 16, F_SA | F_DIN, { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0,
 				       0xff, 0xff, 0xff, 0xff, 0, 0 },
-		   resp_read_capacity16 },
+		   ramlld_cdb_read_capacity16 },
 	[0xa0] = { 12, F_NO_UA | F_DIN, { 0xa0, 0, 0xff, 0, 0, 0, 0xff, 0xff,
 					  0xff, 0xff, 0, 0 },
-		   resp_report_luns },
+		   ramlld_cdb_report_luns },
 	/* MAINTENANCE IN / REPORT SUPPORTED OPERATION CODES */
 	[0xa3] = { 12, F_SA | F_DIN, { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff,
 				       0xff, 0xff, 0xff, 0xff, 0, 0 },
-		   resp_report_opcodes },
+		   ramlld_cdb_report_opcodes },
 	[0xa8] = RW12(0xa8),
 	[0xaa] = RW12(0xaa),
 };
 
-static int resp_report_opcodes(struct cdb_ctx *c)
+static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 {
 	const u8 *cdb = c->cdb;
 	bool rctd = cdb[2] & 0x80;
@@ -964,15 +964,15 @@ static int resp_report_opcodes(struct cdb_ctx *c)
 				put_be16(&d[2], e->usage[1] & 0x1f);
 			d[5] = (rctd ? 0x02 : 0) | (e->flags & F_SA ? 0x01 : 0);
 			put_be16(&d[6], e->len);
-			buf_put(&c->din, off, d, 8);
+			ramlld_cdb_buf_put(&c->din, off, d, 8);
 			off += 8;
 			if (rctd) {
-				buf_put(&c->din, off, to, sizeof(to));
+				ramlld_cdb_buf_put(&c->din, off, to, sizeof(to));
 				off += sizeof(to);
 			}
 		}
 		put_be32(d, off - 4);
-		buf_put(&c->din, 0, d, 4);
+		ramlld_cdb_buf_put(&c->din, 0, d, 4);
 		return good_din(c, alloc);
 	}
 
@@ -997,15 +997,15 @@ static int resp_report_opcodes(struct cdb_ctx *c)
 	memset(d, 0, sizeof(d));
 	if (!supp) {
 		d[1] = 0x01;	/* not supported */
-		buf_put(&c->din, 0, d, 4);
+		ramlld_cdb_buf_put(&c->din, 0, d, 4);
 		return good_din(c, alloc);
 	}
 	d[1] = (rctd ? 0x80 : 0) | 0x03;	/* supported, as the standard says */
 	put_be16(&d[2], e->len);
 	memcpy(&d[4], e->usage, e->len);
-	buf_put(&c->din, 0, d, 4 + e->len);
+	ramlld_cdb_buf_put(&c->din, 0, d, 4 + e->len);
 	if (rctd)
-		buf_put(&c->din, 4 + e->len, to, sizeof(to));
+		ramlld_cdb_buf_put(&c->din, 4 + e->len, to, sizeof(to));
 	return good_din(c, alloc);
 }
 
