@@ -10,6 +10,7 @@
 #                         KERNEL=K for make/check; make compare KERNELS="..." the ratios per kernel
 #   make check-debug      the guest suite on a debug kernel (KASAN, lockdep, kmemleak, fault
 #                         injection) built once from linux-source-6.1 (docs/reliability.md)
+#   make lint             shellcheck on every bash script, checkpatch --strict on drivers/
 #   make install          install the module into the running kernel's tree
 
 SHELL := /bin/bash
@@ -19,7 +20,7 @@ KERNEL ?=
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then echo /lib/modules/$$(uname -r)/build; \
 	else $(TOP)/tools/vm/kernel --print-kdir $(KERNEL) 2>/dev/null; fi)
 
-.PHONY: all module modules clean install check check-unit fuzz compare help build-kernels check-kernels check-debug
+.PHONY: all module modules clean install check check-unit fuzz compare help build-kernels check-kernels check-debug lint
 
 all: module
 
@@ -69,6 +70,10 @@ check-kernels:
 check-debug:
 	@$(TOP)/tools/deps
 	@$(TOP)/tools/vm/check-debug $(TESTS)
+
+# Style gates (tools/lint --help); make check runs them too (tests/style/).
+lint:
+	@$(TOP)/tools/lint
 
 check-unit:
 	@$(TOP)/tests/run unit/

@@ -24,14 +24,14 @@ ramlld_load mode=bio capacity_mb=4 badblocks=8-15 every_nth=7 timeout_nth=9
 # bad_write NAME VALUE: the write fails with EINVAL, the log names NAME, the value is unchanged
 bad_write() {
 	local name=$1 val=$2 before out
-	before=$(cat $PARAMS/$name)
+	before=$(cat $PARAMS/"$name")
 	dmesg -C
-	if out=$( (printf '%s\n' "$val" > $PARAMS/$name) 2>&1); then
+	if out=$( (printf '%s\n' "$val" > $PARAMS/"$name") 2>&1); then
 		fail "writing '$val' to $name succeeded"
 	fi
 	echo "$out" | grep -q "Invalid argument" || fail "writing '$val' to $name: expected EINVAL, got: $out"
 	dmesg | grep -q "ramlld: $name=.* is invalid: allowed" || fail "writing '$val' to $name: no log line: $(dmesg | tail -n 3)"
-	expect_eq "$name after the refused '$val'" "$before" "$(cat $PARAMS/$name)"
+	expect_eq "$name after the refused '$val'" "$before" "$(cat $PARAMS/"$name")"
 }
 for v in 5-1 abc 7 1- -3 1-2-3 " 1-2" 36028797018963968-36028797018963968 99999999999999999999-1; do
 	bad_write badblocks "$v"

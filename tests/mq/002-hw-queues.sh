@@ -11,7 +11,7 @@ check() {
 	local want_q=$1 want_depth=$2; shift 2
 	ramlld_load mode=mq capacity_mb=8 nr_devices=2 "$@"
 	for d in ramlldmq0 ramlldmq1; do
-		expect_eq "$* $d hw queues" "$want_q" "$(ls -d /sys/block/$d/mq/*/ | wc -l)"
+		expect_eq "$* $d hw queues" "$want_q" "$(find /sys/block/$d/mq/ -mindepth 1 -maxdepth 1 -type d | wc -l)"
 		expect_eq "$* $d nr_tags" "$want_depth" "$(cat /sys/block/$d/mq/0/nr_tags)"
 		fio --name=v --filename=/dev/$d --direct=1 --ioengine=libaio --iodepth=32 --rw=randwrite \
 			--bs=4k --size=4M --verify=crc32c --verify_fatal=1 --output=/dev/null ||

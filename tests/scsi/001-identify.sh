@@ -17,7 +17,7 @@ expect_eq "INQUIRY length" 66 "$(wc -w <<< "$d")"
 out=$(sg_inq "$sg")
 expect_eq "vendor" "RAMLLD" "$(tool_field "Vendor identification" <<< "$out")"
 expect_eq "product" "ramlld" "$(tool_field "Product identification" <<< "$out")"
-expect_eq "sysfs scsi_level (SPC-4 + 1)" 7 "$(cat /sys/block/$sd/device/scsi_level)"
+expect_eq "sysfs scsi_level (SPC-4 + 1)" 7 "$(cat /sys/block/"$sd"/device/scsi_level)"
 # allocation length truncates and the residual is what is not sent
 expect_eq "INQUIRY with allocation length 5" "00 00 06 12 3d" "$(scsi_din "$sg" 5 12 00 00 00 05 00)"
 
@@ -61,13 +61,13 @@ expect_eq "REPORT LUNS entries" "0000000000000000 0001000000000000 0002000000000
 
 # what sd made of it
 q=/sys/block/$sd/queue
-expect_eq "$sd rotational" 0 "$(cat $q/rotational)"
-expect_eq "$sd add_random" 0 "$(cat $q/add_random)"
-expect_eq "$sd physical_block_size" 4096 "$(cat $q/physical_block_size)"
-expect_eq "$sd discard_max_bytes" 67108864 "$(cat $q/discard_max_bytes)"
-expect_eq "$sd discard_granularity" 4096 "$(cat $q/discard_granularity)"
-expect_eq "$sd write_zeroes_max_bytes" 67108864 "$(cat $q/write_zeroes_max_bytes)"
-expect_eq "$sd max_sectors_kb" 1024 "$(cat $q/max_sectors_kb)"
-expect_eq "$sd provisioning_mode" unmap "$(cat /sys/block/$sd/device/scsi_disk/*/provisioning_mode)"
-expect_eq "$sd size (512-byte sectors)" 32768 "$(cat /sys/block/$sd/size)"
+expect_eq "$sd rotational" 0 "$(cat "$q"/rotational)"
+expect_eq "$sd add_random" 0 "$(cat "$q"/add_random)"
+expect_eq "$sd physical_block_size" 4096 "$(cat "$q"/physical_block_size)"
+expect_eq "$sd discard_max_bytes" 67108864 "$(cat "$q"/discard_max_bytes)"
+expect_eq "$sd discard_granularity" 4096 "$(cat "$q"/discard_granularity)"
+expect_eq "$sd write_zeroes_max_bytes" 67108864 "$(cat "$q"/write_zeroes_max_bytes)"
+expect_eq "$sd max_sectors_kb" 1024 "$(cat "$q"/max_sectors_kb)"
+expect_eq "$sd provisioning_mode" unmap "$(cat /sys/block/"$sd"/device/scsi_disk/*/provisioning_mode)"
+expect_eq "$sd size (512-byte sectors)" 32768 "$(cat /sys/block/"$sd"/size)"
 ramlld_unload

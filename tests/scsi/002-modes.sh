@@ -9,7 +9,7 @@
 
 scsi_load mode=scsi nr_devices=1 capacity_mb=8
 sg=/dev/${SG[0]} sd=${SD[0]}
-cache_type=$(echo /sys/block/$sd/device/scsi_disk/*/cache_type)
+cache_type=$(echo /sys/block/"$sd"/device/scsi_disk/*/cache_type)
 
 # MODE SENSE(6), caching page, DBD: header (DPOFUA), page 08 with WCE
 d=$(scsi_din "$sg" 255 1a 08 08 00 ff 00)
@@ -34,11 +34,11 @@ grep -q "08 12 04 00" <<< "$out" || fail "sg_modes -p ca: WCE not set: $out"
 echo "ok: sg_modes shows the caching page with WCE=1"
 
 # sd's MODE SELECT path: cache_type write through / write back
-expect_eq "sd cache_type at load" "write back" "$(cat $cache_type)"
+expect_eq "sd cache_type at load" "write back" "$(cat "$cache_type")"
 echo "write through" > "$cache_type"
-expect_eq "sd cache_type after MODE SELECT" "write through" "$(cat $cache_type)"
+expect_eq "sd cache_type after MODE SELECT" "write through" "$(cat "$cache_type")"
 expect_eq "WCE read back" "08 12 00" "$(bytes "$(scsi_din "$sg" 255 1a 08 08 00 ff 00)" 4 3)"
-expect_eq "$sd queue/write_cache" "write through" "$(cat /sys/block/$sd/queue/write_cache)"
+expect_eq "$sd queue/write_cache" "write through" "$(cat /sys/block/"$sd"/queue/write_cache)"
 echo "write back" > "$cache_type"
 expect_eq "WCE read back" "08 12 04" "$(bytes "$(scsi_din "$sg" 255 1a 08 08 00 ff 00)" 4 3)"
 
@@ -65,6 +65,6 @@ ramlld_unload
 
 # write_cache=0: WCE off at load, and sd sees write through
 scsi_load mode=scsi nr_devices=1 capacity_mb=8 write_cache=0
-expect_eq "write_cache=0: WCE" "08 12 00" "$(bytes "$(scsi_din /dev/${SG[0]} 255 1a 08 08 00 ff 00)" 4 3)"
-expect_eq "write_cache=0: sd cache_type" "write through" "$(cat /sys/block/${SD[0]}/device/scsi_disk/*/cache_type)"
+expect_eq "write_cache=0: WCE" "08 12 00" "$(bytes "$(scsi_din /dev/"${SG[0]}" 255 1a 08 08 00 ff 00)" 4 3)"
+expect_eq "write_cache=0: sd cache_type" "write through" "$(cat /sys/block/"${SD[0]}"/device/scsi_disk/*/cache_type)"
 ramlld_unload

@@ -78,6 +78,6 @@ sg_reset -H "$sg" || fail "sg_reset -H"
 expect_sense "TUR on the other LUN after host reset" "6/29/02" "/dev/${SG[1]}" 00 00 00 00 00 00
 expect_sense "TUR after it" "none" "/dev/${SG[1]}" 00 00 00 00 00 00
 sg_turs "$sg" > /dev/null 2>&1 || true
-dd if=/dev/${SD[0]} of=/dev/null bs=64k count=16 iflag=direct status=none || fail "read after host reset"
+dd if=/dev/"${SD[0]}" of=/dev/null bs=64k count=16 iflag=direct status=none || fail "read after host reset"
 echo "ok: I/O works after the resets"
 ramlld_unload

@@ -14,12 +14,12 @@ head -c $((1024 * 1024)) /dev/urandom > $pat
 
 # nonzero BLOCKS of the 1 MiB at the start of the disk, as "first-last" 512-byte block ranges
 nonzero_ranges() {
-	dd if=$sd bs=64k count=16 iflag=direct status=none > $back
+	dd if="$sd" bs=64k count=16 iflag=direct status=none > $back
 	od -An -v -tx8 -w512 $back | awk '{ z = 1; for (i = 1; i <= NF; i++) if ($i != "0000000000000000") { z = 0; break } }
 		!z && s < 0 { s = NR - 1 } z && s >= 0 { printf "%d-%d ", s, NR - 2; s = -1 }
 		BEGIN { s = -1 } END { if (s >= 0) printf "%d-%d ", s, NR - 1 }' | sed 's/ $//'
 }
-rewrite() { dd if=$pat of=$sd bs=64k oflag=direct status=none || fail "write the pattern"; }
+rewrite() { dd if=$pat of="$sd" bs=64k oflag=direct status=none || fail "write the pattern"; }
 
 rewrite
 sg_unmap --force --lba=9 --num=30 "$sg" || fail "sg_unmap"
@@ -40,7 +40,7 @@ expect_eq "nonzero blocks after WRITE SAME(16) NDOB of 2000..2047" "0-1999" "$(n
 # WRITE SAME with data: the block repeated
 head -c 512 /dev/urandom > /tmp/blk.$$
 sg_write_same --10 --in=/tmp/blk.$$ --lba=10 --num=4 "$sg" || fail "WRITE SAME(10) with data"
-dd if=$sd bs=512 skip=10 count=4 iflag=direct status=none > $back
+dd if="$sd" bs=512 skip=10 count=4 iflag=direct status=none > $back
 for i in 0 1 2 3; do
 	cmp -n 512 /tmp/blk.$$ <(dd if=$back bs=512 skip=$i count=1 status=none) || fail "WRITE SAME block $((10 + i)) differs"
 done
@@ -54,12 +54,12 @@ expect_sense "UNMAP ANCHOR" "5/24/00 sks=c80001" "$sg" -s 24 -i /tmp/um.$$ 42 01
 
 # the block layer's way: discard and write zeroes through sd
 rewrite
-blkdiscard -o $((4096 + 512)) -l $((3 * 4096)) $sd || fail "blkdiscard"
+blkdiscard -o $((4096 + 512)) -l $((3 * 4096)) "$sd" || fail "blkdiscard"
 expect_eq "nonzero blocks after blkdiscard [4608, 16896)" "0-8 33-2047" "$(nonzero_ranges)"
 rewrite
-blkdiscard -z -o 4096 -l 8192 $sd || fail "blkdiscard -z"
+blkdiscard -z -o 4096 -l 8192 "$sd" || fail "blkdiscard -z"
 expect_eq "nonzero blocks after blkdiscard -z [4096, 12288)" "0-7 24-2047" "$(nonzero_ranges)"
-blkdiscard $sd || fail "whole-disk blkdiscard"
+blkdiscard "$sd" || fail "whole-disk blkdiscard"
 expect_eq "nonzero blocks after whole-disk discard" "" "$(nonzero_ranges)"
 rm -f $pat $back /tmp/blk.$$ /tmp/um.$$
 ramlld_unload

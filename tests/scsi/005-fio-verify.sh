@@ -13,7 +13,7 @@ for cfg in "sector_size=512 irqmode=0" "sector_size=4096 irqmode=1" \
 	scsi_load mode=scsi nr_devices=4 capacity_mb=8 $cfg
 	bs=${cfg#sector_size=}
 	bs=${bs%% *}
-	expect_eq "${SD[0]} logical_block_size" "$bs" "$(cat /sys/block/${SD[0]}/queue/logical_block_size)"
+	expect_eq "${SD[0]} logical_block_size" "$bs" "$(cat /sys/block/"${SD[0]}"/queue/logical_block_size)"
 	args=()
 	for d in "${SD[@]}"; do args+=(--name="$d" --filename="/dev/$d"); done
 	fio --direct=1 --ioengine=libaio --iodepth=16 --rw=randwrite --bsrange="$bs"-64k --blockalign="$bs" \

@@ -19,9 +19,9 @@ expect_eq "serial of store 31" "RAMLLD-L001F" "${serials[31]}"
 expect_eq "HCTL of store 31" "0:0:31" "${HCTL[31]#*:}"
 expect_eq "REPORT LUNS entries" 32 "$(sg_luns "/dev/${SG[0]}" | grep -cE '^ +[0-9a-f]{16}$')"
 # the same data on the same store, and nothing of it elsewhere
-echo "store31" | dd of=/dev/${SD[31]} bs=512 conv=sync oflag=direct status=none
-expect_eq "store 31 block 0" store31 "$(dd if=/dev/${SD[31]} bs=512 count=1 iflag=direct status=none | tr -d '\0\n')"
-expect_eq "store 30 block 0" "" "$(dd if=/dev/${SD[30]} bs=512 count=1 iflag=direct status=none | tr -d '\0')"
+echo "store31" | dd of=/dev/"${SD[31]}" bs=512 conv=sync oflag=direct status=none
+expect_eq "store 31 block 0" store31 "$(dd if=/dev/"${SD[31]}" bs=512 count=1 iflag=direct status=none | tr -d '\0\n')"
+expect_eq "store 30 block 0" "" "$(dd if=/dev/"${SD[30]}" bs=512 count=1 iflag=direct status=none | tr -d '\0')"
 ramlld_unload
 # 10 stores on 3 targets of 4 LUNs: 4 + 4 + 2
 scsi_load mode=scsi nr_devices=10 capacity_mb=4 num_tgts=3 luns_per_tgt=4

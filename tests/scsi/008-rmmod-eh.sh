@@ -8,7 +8,7 @@
 . "$TOP/tests/scsi/scsi-lib.bash"
 
 scsi_load mode=scsi nr_devices=2 capacity_mb=16
-exec 3< /dev/${SD[0]}
+exec 3< /dev/"${SD[0]}"
 if rmmod ramlld 2> /tmp/err.$$; then fail "rmmod succeeded while /dev/${SD[0]} is open"; fi
 grep -q "in use" /tmp/err.$$ || fail "unexpected rmmod error: $(cat /tmp/err.$$)"
 echo "ok: rmmod refused while /dev/${SD[0]} is open: $(cat /tmp/err.$$)"
@@ -17,17 +17,17 @@ ramlld_unload
 
 # irqmode=2, 2 ms per command: commands sit on their timers while we reset and unload
 scsi_load mode=scsi nr_devices=2 capacity_mb=16 irqmode=2 completion_nsec=2000000
-fio --name=busy --filename=/dev/${SD[0]} --direct=1 --ioengine=libaio --iodepth=32 --rw=randwrite --bs=4k \
+fio --name=busy --filename=/dev/"${SD[0]}" --direct=1 --ioengine=libaio --iodepth=32 --rw=randwrite --bs=4k \
 	--size=100% --verify=crc32c --verify_fatal=1 --do_verify=1 --output=/tmp/fio.$$ &
 pid=$!
 sleep 2
-sg_reset -d /dev/${SG[0]} || fail "device reset under I/O"
+sg_reset -d /dev/"${SG[0]}" || fail "device reset under I/O"
 sleep 0.5
-sg_reset -H /dev/${SG[1]} || fail "host reset under I/O"
+sg_reset -H /dev/"${SG[1]}" || fail "host reset under I/O"
 wait $pid || { cat /tmp/fio.$$; fail "fio failed across resets"; }
 echo "ok: fio randwrite + verify completed across a device and a host reset (irqmode=2)"
 refused=0
-fio --name=busy --filename=/dev/${SD[1]} --direct=1 --ioengine=libaio --iodepth=32 --rw=randread --bs=4k \
+fio --name=busy --filename=/dev/"${SD[1]}" --direct=1 --ioengine=libaio --iodepth=32 --rw=randread --bs=4k \
 	--time_based --runtime=15 --output=/dev/null &
 pid=$!
 # rmmod is only to be refused once fio holds the disk (sd takes a module reference on open).
@@ -44,7 +44,7 @@ done
 wait $pid || { ls -l /dev/sd* || true; ls /sys/class/scsi_device/*/device/block || true; dmesg | tail -n 40; fail "fio failed while rmmod was tried"; }
 expect_eq "rmmod attempts refused under I/O" 3 $refused
 # unload as soon as the last I/O returns: every command's timer must be done by then
-dd if=/dev/${SD[1]} of=/dev/null bs=4k count=256 iflag=direct status=none &
+dd if=/dev/"${SD[1]}" of=/dev/null bs=4k count=256 iflag=direct status=none &
 wait
 ramlld_unload
 rm -f /tmp/err.$$ /tmp/fio.$$

@@ -15,17 +15,30 @@ scsi_load() {
 	scsi_find_disks "$n"
 }
 
+# first_entry DIR: the name of DIR's first entry, empty when it has none or is not there.
+first_entry() {
+	local e
+	for e in "$1"/*; do
+		[ -e "$e" ] && echo "${e##*/}"
+		return 0
+	done
+}
+
 # scsi_find_disks N: fill SD and SG with the N RAMLLD LUNs, waiting up to 10 s for sd.
 scsi_find_disks() {
 	local want=$1 i h blk sgn v
 	for ((i = 0; i < 100; i++)); do
 		SD=() SG=() HCTL=()
-		for h in $(ls /sys/class/scsi_device 2> /dev/null | sort -t: -k1,1n -k2,2n -k3,3n -k4,4n); do
+		# H:C:T:L names in numeric order (the glob sorts them as text: 0:0:0:10 before 0:0:0:2)
+		for h in $(printf '%s\n' /sys/class/scsi_device/*:* | sed 's|.*/||' |
+			sort -t: -k1,1n -k2,2n -k3,3n -k4,4n); do
 			v=$(tr -d ' ' < "/sys/class/scsi_device/$h/device/vendor" 2> /dev/null || true)
 			[ "$v" = RAMLLD ] || continue
-			blk=$(ls "/sys/class/scsi_device/$h/device/block" 2> /dev/null | head -n 1)
-			sgn=$(ls "/sys/class/scsi_device/$h/device/scsi_generic" 2> /dev/null | head -n 1)
-			[ -n "$blk" ] && [ -n "$sgn" ] && [ -b "/dev/$blk" ] && [ -c "/dev/$sgn" ] || continue
+			blk=$(first_entry "/sys/class/scsi_device/$h/device/block")
+			sgn=$(first_entry "/sys/class/scsi_device/$h/device/scsi_generic")
+			if [ -z "$blk" ] || [ -z "$sgn" ] || [ ! -b "/dev/$blk" ] || [ ! -c "/dev/$sgn" ]; then
+				continue
+			fi
 			SD+=("$blk") SG+=("$sgn") HCTL+=("$h")
 		done
 		[ "${#SD[@]}" -lt "$want" ] || break

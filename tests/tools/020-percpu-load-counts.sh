@@ -52,7 +52,7 @@ done
 # ramlld's disks when built: the bio disk starts with iostats=0 as the kernel starts bio
 # queues (an explained mismatch), and counts exactly once accounting is turned on
 for dev in $RAMLLD_DISKS; do
-	if [ "$(cat /sys/block/$dev/queue/iostats)" = 0 ]; then
+	if [ "$(cat /sys/block/"$dev"/queue/iostats)" = 0 ]; then
 		check_run "$dev" 0 --count $count
 		run_rc 0 "$QT" "$dev" --iostats 1
 	fi

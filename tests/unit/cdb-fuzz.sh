@@ -17,7 +17,7 @@ clang-14 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-s
 	-o "$out/scsi_cdb_fuzz" || { echo "scsi_cdb_fuzz: build failed (is libclang-rt-14-dev installed?)"; exit 1; }
 
 # Seeds: one valid command each (header: unit, CDB length index, din_cap, dout limit).
-seed() { printf "$2" > "$out/cdb-seeds/$1"; }
+seed() { printf '%b' "$2" > "$out/cdb-seeds/$1"; }
 seed inquiry      '\x00\x00\x10\x00\xff\x12\x00\x00\x00\x60\x00'
 seed vpd83        '\x01\x00\x10\x00\xff\x12\x01\x83\x01\x00\x00'
 seed rc16         '\x02\x03\x10\x00\xff\x9e\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x20\x00\x00'
