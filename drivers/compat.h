@@ -46,8 +46,9 @@
 #endif
 
 /*
- * kmap_local_page() (5.11): before it, kmap_atomic() is the mapping that needs
- * no sleeping context (the store maps pages under a spinlock only).
+ * kmap_local_page() (5.11): before it, kmap_atomic(), which disables
+ * preemption: the store maps a page only around a copy, after any allocation
+ * that may sleep.
  */
 #if !RAMLLD_HAVE_KMAP_LOCAL
 #include <linux/highmem.h>

@@ -316,11 +316,11 @@ void ramlld_disk_limits_init(struct ramlld_disk_limits *lim)
 		.physical_block_size = ramlld_physical_block_size,
 		.max_hw_sectors = RAMLLD_MAX_HW_SECTORS,
 		/* discard frees whole pages and zeroes partial ones */
-		.max_discard_sectors = UINT_MAX >> SECTOR_SHIFT,
+		.max_discard_sectors = RAMLLD_MAX_DISCARD_BYTES >> SECTOR_SHIFT,
 		/* newer kernels raise it to the physical block size anyway */
 		.discard_granularity = max_t(unsigned int, PAGE_SIZE,
 					     ramlld_physical_block_size),
-		.max_write_zeroes_sectors = UINT_MAX >> SECTOR_SHIFT,
+		.max_write_zeroes_sectors = RAMLLD_MAX_DISCARD_BYTES >> SECTOR_SHIFT,
 		.write_cache = ramlld_write_cache,
 		.io_stat = true,
 		.nowait = true,

@@ -148,6 +148,12 @@ static inline blk_status_t ramlld_store_errno_to_blk_status(int err)
 
 /* Largest request either block front end accepts, in 512-byte sectors (1 MiB). */
 #define RAMLLD_MAX_HW_SECTORS	2048
+/*
+ * Largest discard, write-zeroes, UNMAP command or WRITE SAME: bounds the
+ * pages one request frees or zeroes where the CPU cannot be given up
+ * (queue_rq, queuecommand). 64 MiB, as the SCSI front end's VPD B0 says.
+ */
+#define RAMLLD_MAX_DISCARD_BYTES	(64u << 20)
 
 struct ramlld_disk_limits;
 /* The queue limits every block front end advertises (main.c). */

@@ -39,8 +39,6 @@
 
 #define RAMLLD_SCSI_MAX_LUNS_PER_TGT	256
 #define RAMLLD_SCSI_MAX_CAN_QUEUE	4096
-/* Largest UNMAP descriptor / WRITE SAME: bounds the work done in atomic context. */
-#define RAMLLD_SCSI_MAX_UNMAP_BYTES	(64u << 20)
 
 static unsigned int ramlld_scsi_num_tgts = 1;
 module_param_named(num_tgts, ramlld_scsi_num_tgts, uint, 0444);
@@ -575,10 +573,10 @@ static void ramlld_scsi_init_lun(unsigned int i)
 	 * twice it the read-ahead, which the block front ends do not have.
 	 */
 	dev->opt_xfer_blocks = 0;
-	dev->max_unmap_blocks = RAMLLD_SCSI_MAX_UNMAP_BYTES / bs;
+	dev->max_unmap_blocks = RAMLLD_MAX_DISCARD_BYTES / bs;
 	dev->max_unmap_desc = RAMLLD_CDB_MAX_UNMAP_DESC;
 	dev->unmap_gran_blocks = max_t(u32, PAGE_SIZE / bs, 1);
-	dev->max_ws_blocks = RAMLLD_SCSI_MAX_UNMAP_BYTES / bs;
+	dev->max_ws_blocks = RAMLLD_MAX_DISCARD_BYTES / bs;
 	ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON);
 }
 

@@ -812,6 +812,7 @@ static int ramlld_cdb_unmap(struct cdb_ctx *c)
 	const struct ramlld_cdb_dev *dev = c->dev;
 	u32 plen = get_be16(&c->cdb[7]);
 	u32 i, nr_desc;
+	u64 total;
 	const u8 *p = c->dout;
 
 	if (!plen)
@@ -825,12 +826,14 @@ static int ramlld_cdb_unmap(struct cdb_ctx *c)
 	nr_desc = cdb_min((u32)get_be16(&p[2]), plen - 8) / 16;
 	if (nr_desc > dev->max_unmap_desc)
 		return invalid_param(c, 2, SKS_NONE);
-	for (i = 0; i < nr_desc; i++) {
+	for (i = 0, total = 0; i < nr_desc; i++) {
 		u64 lba;
 		u32 nr;
 
 		ramlld_cdb_unmap_desc(p, i, &lba, &nr);
-		if (nr > dev->max_unmap_blocks)
+		/* MAXIMUM UNMAP LBA COUNT bounds the command, all descriptors */
+		total += nr;
+		if (total > dev->max_unmap_blocks)
 			return invalid_param(c, 8 + 16 * i + 8, SKS_NONE);
 		if (!range_ok(dev, lba, nr))
 			return lba_out_of_range(c);

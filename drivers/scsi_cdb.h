@@ -109,7 +109,7 @@ struct ramlld_cdb_dev {
 	u32 tgt_nr_luns;	/* the target holds LUNs 0..tgt_nr_luns-1 */
 	u32 max_xfer_blocks;	/* READ/WRITE transfer length limit, >= 1 */
 	u32 opt_xfer_blocks;	/* optimal transfer length (VPD B0), 0: none */
-	u32 max_unmap_blocks;	/* per UNMAP descriptor and WRITE SAME UNMAP */
+	u32 max_unmap_blocks;	/* per UNMAP command (all descriptors together) */
 	u32 max_unmap_desc;	/* <= RAMLLD_CDB_MAX_UNMAP_DESC */
 	u32 unmap_gran_blocks;	/* optimal unmap granularity */
 	u32 max_ws_blocks;	/* WRITE SAME length limit */

@@ -67,6 +67,21 @@ static void ramlld_store_free_page_rcu(struct rcu_head *head)
 	__free_page(container_of(head, struct page, rcu_head));
 }
 
+/*
+ * The page table, zeroed. kvmalloc() refuses more than INT_MAX bytes (5.15+),
+ * which the largest store's table (1 TiB: 2 GiB of pointers) exceeds: that one
+ * comes from vmalloc directly.
+ */
+static struct page **ramlld_store_alloc_table(unsigned long nr_pages)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN;
+	size_t bytes = array_size(nr_pages, sizeof(struct page *));
+
+	if (bytes <= INT_MAX)
+		return kvzalloc(bytes, gfp);
+	return __vmalloc(bytes, gfp | __GFP_ZERO);
+}
+
 struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 					 bool prealloc)
 {
@@ -92,8 +107,7 @@ struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 		needed += store->nr_pages;
 	if ((long)needed > si_mem_available())
 		goto fail;
-	store->pages = kvcalloc(store->nr_pages, sizeof(*store->pages),
-				GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+	store->pages = ramlld_store_alloc_table(store->nr_pages);
 	if (!store->pages)
 		goto fail;
 	if (!prealloc)
@@ -202,10 +216,15 @@ static inline void ramlld_store_copy(void *dst, const void *src, unsigned int le
 		memcpy(dst, src, len);
 }
 
-/* Read n bytes at off of store page idx into buf; a hole reads as zeros. */
+/*
+ * Read n bytes at off of store page idx into bpage at boff; a hole reads as
+ * zeros.
+ */
 static void ramlld_store_read_chunk(struct ramlld_store *store, unsigned long idx,
-				    unsigned int off, void *buf, unsigned int n)
+				    unsigned int off, struct page *bpage,
+				    unsigned int boff, unsigned int n)
 {
+	void *buf = kmap_local_page(bpage);
 	struct page *page;
 	void *addr;
 
@@ -213,28 +232,36 @@ static void ramlld_store_read_chunk(struct ramlld_store *store, unsigned long id
 	page = READ_ONCE(store->pages[idx]);
 	if (page) {
 		addr = kmap_local_page(page);
-		ramlld_store_copy(buf, addr + off, n);
+		ramlld_store_copy(buf + boff, addr + off, n);
 		kunmap_local(addr);
 	} else {
-		memset(buf, 0, n);
+		memset(buf + boff, 0, n);
 	}
 	rcu_read_unlock();
+	kunmap_local(buf);
 }
 
-/* Write n bytes of buf at off of store page idx, allocating a hole. */
+/*
+ * Write n bytes of bpage at boff to off of store page idx, allocating a hole.
+ * bpage is mapped only once the store page is there: the allocation may sleep,
+ * and before 5.11 the mapping is kmap_atomic(), which must not.
+ */
 static int ramlld_store_write_chunk(struct ramlld_store *store, unsigned long idx,
-				    unsigned int off, const void *buf,
-				    unsigned int n, bool may_sleep)
+				    unsigned int off, struct page *bpage,
+				    unsigned int boff, unsigned int n,
+				    bool may_sleep)
 {
 	struct page *page;
-	void *addr;
+	void *addr, *buf;
 
 	page = ramlld_store_lock_page(store, idx, may_sleep);
 	if (unlikely(!page))
 		return -ENOMEM;
+	buf = kmap_local_page(bpage);
 	addr = kmap_local_page(page);
-	ramlld_store_copy(addr + off, buf, n);
+	ramlld_store_copy(addr + off, buf + boff, n);
 	kunmap_local(addr);
+	kunmap_local(buf);
 	spin_unlock(ramlld_store_lock(store, idx));
 	return 0;
 }
@@ -256,19 +283,16 @@ static int ramlld_store_copy_bvec(struct ramlld_store *store, u64 pos,
 		struct page *bpage = nth_page(bv->bv_page, boff >> PAGE_SHIFT);
 		unsigned int soff = offset_in_page(pos);
 		unsigned int n;
-		void *buf;
 
 		boff = offset_in_page(boff);
 		n = min3(bv->bv_len - done, (unsigned int)PAGE_SIZE - soff,
 			 (unsigned int)PAGE_SIZE - boff);
-		buf = kmap_local_page(bpage);
 		if (write)
 			err = ramlld_store_write_chunk(store, pos >> PAGE_SHIFT, soff,
-						       buf + boff, n, may_sleep);
+						       bpage, boff, n, may_sleep);
 		else
 			ramlld_store_read_chunk(store, pos >> PAGE_SHIFT, soff,
-						buf + boff, n);
-		kunmap_local(buf);
+						bpage, boff, n);
 		if (unlikely(err))
 			return err;
 		pos += n;

@@ -13,8 +13,9 @@ for name in ramlld0 ramlldmq0; do
 	expect_eq "$name add_random" 0 "$(cat $q/add_random)"
 	expect_eq "$name discard_granularity (the physical block size)" 16384 "$(cat $q/discard_granularity)"
 	expect_eq "$name size in sectors" 16384 "$(cat /sys/block/$name/size)"
-	[ "$(cat $q/discard_max_bytes)" -gt 0 ] || fail "$name: discard not advertised"
-	[ "$(cat $q/write_zeroes_max_bytes)" -gt 0 ] || fail "$name: write zeroes not advertised"
+	# 64 MiB: the most one request frees or zeroes inside submit_bio/queue_rq
+	expect_eq "$name discard_max_bytes" 67108864 "$(cat $q/discard_max_bytes)"
+	expect_eq "$name write_zeroes_max_bytes" 67108864 "$(cat $q/write_zeroes_max_bytes)"
 	# iostats starts as the kernel starts such queues: off for bio, on for blk-mq
 	expect_eq "$name iostats" "$([ $name = ramlld0 ] && echo 0 || echo 1)" "$(cat $q/iostats)"
 	# the tuning knobs stay writable. rq_affinity is in the blk-mq group of queue attributes,

@@ -61,5 +61,29 @@ blkdiscard -z -o 4096 -l 8192 "$sd" || fail "blkdiscard -z"
 expect_eq "nonzero blocks after blkdiscard -z [4096, 12288)" "0-7 24-2047" "$(nonzero_ranges)"
 blkdiscard "$sd" || fail "whole-disk blkdiscard"
 expect_eq "nonzero blocks after whole-disk discard" "" "$(nonzero_ranges)"
+ramlld_unload
+
+# MAXIMUM UNMAP LBA COUNT (VPD B0: 64 MiB = 131072 blocks) bounds the whole command, not each
+# descriptor: two descriptors of 65536 blocks pass, 65536 + 65537 fail on the second one's count
+scsi_load mode=scsi nr_devices=1 capacity_mb=80
+sg=/dev/${SG[0]}
+expect_eq "VPD B0 max unmap LBA count" "00 02 00 00" "$(bytes "$(scsi_din "$sg" 64 12 01 b0 00 40 00)" 20 4)"
+# desc LBA NR: one 16-byte UNMAP block descriptor (big-endian LBA and count, 4 reserved bytes)
+desc() {
+	printf '%b' "$(printf '%016x%08x00000000' "$1" "$2" | sed 's/../\\x&/g')"
+}
+# unmap_list NR2: a parameter list of two descriptors, (0, 65536) and (65536, NR2)
+unmap_list() {
+	{
+		printf '\x00\x26\x00\x20\x00\x00\x00\x00'
+		desc 0 65536
+		desc 65536 "$1"
+	} > /tmp/um.$$
+}
+unmap_list 65536
+expect_eq "UNMAP list size" 40 "$(stat -c %s /tmp/um.$$)"
+expect_sense "UNMAP of 65536 + 65536 blocks" none "$sg" -s 40 -i /tmp/um.$$ 42 00 00 00 00 00 00 00 28 00
+unmap_list 65537
+expect_sense "UNMAP of 65536 + 65537 blocks" "5/26/00 sks=800020" "$sg" -s 40 -i /tmp/um.$$ 42 00 00 00 00 00 00 00 28 00
 rm -f $pat $back /tmp/blk.$$ /tmp/um.$$
 ramlld_unload

@@ -19,6 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/tools"
 cp "$TOP/tools/lint" "$tmp/tools/"
+# shellcheck disable=SC2016 # the $f is for the scratch script, unexpanded
 printf '#!/bin/bash\nset -euo pipefail\nf=$1\ncat $f\n' > "$tmp/unquoted"
 git -C "$tmp" init -q && git -C "$tmp" add tools/lint unquoted
 rc=0

@@ -767,6 +767,16 @@ static void test_unmap(void)
 	CHECK_EQ(run_dout(cdb, 10, list, 40), RAMLLD_CDB_CHECK_CONDITION);
 	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_PARAM));
 	CHECK_EQ(sks(), SKS_PARAM_BYTE(32));
+	/* the count bounds the whole command: 131072 in two descriptors, then one more */
+	put_desc(&list[8], 0, 65536);
+	put_desc(&list[24], 65536, 65536);
+	CHECK_EQ(run_dout(cdb, 10, list, 40), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.nr_desc, 2);
+	put_desc(&list[24], 65536, 65537);
+	CHECK_EQ(run_dout(cdb, 10, list, 40), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_PARAM));
+	CHECK_EQ(sks(), SKS_PARAM_BYTE(32));
+	put_desc(&list[8], 0, 8);
 	/* more descriptors than allowed (4) */
 	put_desc(&list[24], 0, 8);
 	for (int i = 2; i < 5; i++)
