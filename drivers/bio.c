@@ -16,41 +16,15 @@
 #include "ramlld.h"
 #include "compat.h"
 
-#define RAMLLD_BIO_MINORS	16	/* partitions per disk */
-
-struct ramlld_bio_dev {
-	struct ramlld_store *store;
-	struct gendisk *disk;
-};
-
-static int ramlld_bio_major;
-static struct ramlld_bio_dev *ramlld_bio_devs;
-static unsigned int ramlld_bio_nr_added;
-
-/*
- * Whether an injected fault fails this read or write: badblocks= or
- * every_nth. timeout_nth does not apply: a bio-based driver has no timeout.
- */
-static bool ramlld_bio_fault(struct ramlld_bio_dev *dev, struct bio *bio, u64 pos)
-{
-	u32 size = bio->bi_iter.bi_size;
-
-	if (!size)
-		return false;
-	if (ramlld_fault_nth(RAMLLD_FE_BIO, false) == RAMLLD_FAULT_ERROR)
-		return true;
-	return ramlld_store_first_bad(dev->store, pos, size) != RAMLLD_STORE_NO_BAD;
-}
-
 /* Serve one bio in its submitter's context; may sleep unless REQ_NOWAIT. */
 static void ramlld_bio_submit_bio(struct bio *bio)
 {
 	struct gendisk *disk = ramlld_compat_bio_disk(bio);
-	struct ramlld_bio_dev *dev = disk->private_data;
+	struct ramlld_device *dev = disk->private_data;
 	bool may_sleep = !(bio->bi_opf & REQ_NOWAIT);
 	unsigned long start = 0;
 	bool acct;
-	u64 pos;
+	u64 pos, bad;
 	int err;
 
 	bio = ramlld_compat_split_bio(bio);
@@ -64,7 +38,10 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:	/* a flush is an empty write: nothing to copy */
-		if (ramlld_faults_armed() && ramlld_bio_fault(dev, bio, pos)) {
+		/* timeout_nth does not apply: a bio-based driver has no timeout */
+		if (ramlld_faults_armed(dev) &&
+		    ramlld_fault_decide(dev, RAMLLD_FE_BIO, pos,
+					bio->bi_iter.bi_size, &bad)) {
 			err = -EIO;
 			break;
 		}
@@ -94,83 +71,19 @@ static const struct block_device_operations ramlld_bio_fops = {
 	.submit_bio	= RAMLLD_COMPAT_SUBMIT_BIO(ramlld_bio_submit_bio),
 };
 
-static int ramlld_bio_add_one(struct ramlld_bio_dev *dev, unsigned int index)
+int ramlld_bio_add(struct ramlld_device *dev)
 {
-	struct ramlld_disk_limits lim;
 	struct gendisk *disk;
-	int ret;
 
-	ramlld_disk_limits_init(&lim);
-	/*
-	 * iostats starts off, as the kernel starts every bio-based queue (and
-	 * as brd runs): its io_ticks update is a shared cacheline per bio.
-	 * Writing 1 to queue/iostats turns accounting on.
-	 */
-	lim.io_stat = false;
-	disk = ramlld_compat_alloc_disk(&lim);
+	disk = ramlld_disk_add(dev, RAMLLD_FE_BIO, &ramlld_bio_fops, NULL);
 	if (IS_ERR(disk))
 		return PTR_ERR(disk);
-	disk->major = ramlld_bio_major;
-	disk->first_minor = index * RAMLLD_BIO_MINORS;
-	disk->minors = RAMLLD_BIO_MINORS;
-	disk->fops = &ramlld_bio_fops;
-	disk->private_data = dev;
-	snprintf(disk->disk_name, DISK_NAME_LEN, RAMLLD_NAME "%u", index);
-	set_capacity(disk, ramlld_store_capacity(dev->store) >> SECTOR_SHIFT);
-
-	ret = ramlld_compat_add_disk(disk);
-	if (ret) {
-		ramlld_compat_put_disk(disk);
-		return ret;
-	}
-	dev->disk = disk;
+	dev->bio_disk = disk;
 	return 0;
 }
 
-int ramlld_bio_init(void)
+void ramlld_bio_remove(struct ramlld_device *dev)
 {
-	unsigned int i;
-	int ret;
-
-	ramlld_bio_devs = kcalloc(ramlld_nr_devices, sizeof(*ramlld_bio_devs),
-				  GFP_KERNEL);
-	if (!ramlld_bio_devs)
-		return -ENOMEM;
-	ret = register_blkdev(0, RAMLLD_NAME);
-	if (ret < 0)
-		goto err_free;
-	ramlld_bio_major = ret;
-
-	for (i = 0; i < ramlld_nr_devices; i++) {
-		ramlld_bio_devs[i].store = ramlld_stores[i];
-		ret = ramlld_bio_add_one(&ramlld_bio_devs[i], i);
-		if (ret) {
-			pr_err("bio: cannot add disk %u: error %d\n", i, ret);
-			goto err_remove;
-		}
-		ramlld_bio_nr_added++;
-	}
-	return 0;
-
-err_remove:
-	ramlld_bio_exit();
-	return ret;
-err_free:
-	kfree(ramlld_bio_devs);
-	ramlld_bio_devs = NULL;
-	return ret;
-}
-
-void ramlld_bio_exit(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < ramlld_bio_nr_added; i++) {
-		del_gendisk(ramlld_bio_devs[i].disk);
-		ramlld_compat_put_disk(ramlld_bio_devs[i].disk);
-	}
-	ramlld_bio_nr_added = 0;
-	unregister_blkdev(ramlld_bio_major, RAMLLD_NAME);
-	kfree(ramlld_bio_devs);
-	ramlld_bio_devs = NULL;
+	ramlld_disk_del(dev->bio_disk);
+	dev->bio_disk = NULL;
 }

@@ -314,6 +314,27 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
 #endif
 }
 
+/*
+ * How many opened the whole disk (any partition counts): disk_openers()
+ * (5.19); before it, the bd_openers of the whole disk's block_device.
+ */
+#define RAMLLD_HAVE_DISK_OPENERS	RAMLLD_KERNEL_AT_LEAST(5, 19, 0)
+static inline unsigned int ramlld_compat_disk_openers(struct gendisk *disk)
+{
+#if RAMLLD_HAVE_DISK_OPENERS
+	return disk_openers(disk);
+#else
+	struct block_device *bdev = bdget_disk(disk, 0);
+	unsigned int n;
+
+	if (!bdev)
+		return 0;
+	n = bdev->bd_openers;
+	bdput(bdev);
+	return n;
+#endif
+}
+
 /* BLK_MQ_F_SHOULD_MERGE went away in 6.14: merging is the default there */
 #ifdef BLK_MQ_F_SHOULD_MERGE
 #define RAMLLD_BLK_MQ_F_SHOULD_MERGE	BLK_MQ_F_SHOULD_MERGE
@@ -342,10 +363,8 @@ static inline struct bio *ramlld_compat_split_bio(struct bio *bio)
  * turned SCSI_MLQUEUE_* from macros into that enum's constants: a feature test.
  */
 #ifdef SCSI_MLQUEUE_HOST_BUSY
-#define RAMLLD_HAVE_SCSI_QC_STATUS	0
 #define RAMLLD_QC_STATUS_T	int
 #else
-#define RAMLLD_HAVE_SCSI_QC_STATUS	1
 #define RAMLLD_QC_STATUS_T	enum scsi_qc_status
 #endif
 /* slave_alloc() became sdev_init() (6.14) */

@@ -23,13 +23,10 @@
 #include "ramlld.h"
 #include "compat.h"
 
-#define RAMLLD_MQ_MINORS	16
-#define RAMLLD_MQ_NAME		RAMLLD_NAME "mq"
-
+/* A device's blk-mq state: its tag set, its own or its group's shared one. */
 struct ramlld_mq_dev {
-	struct ramlld_store *store;
 	struct gendisk *disk;
-	struct blk_mq_tag_set *tag_set;	/* own, or the shared one */
+	struct blk_mq_tag_set *tag_set;
 	struct blk_mq_tag_set own_tag_set;
 };
 
@@ -40,29 +37,17 @@ struct ramlld_mq_cmd {
 	bool dropped;		/* timeout_nth: left for the timeout handler */
 };
 
-static int ramlld_mq_major;
-static struct ramlld_mq_dev *ramlld_mq_devs;
-static unsigned int ramlld_mq_nr_added;
-static struct blk_mq_tag_set ramlld_mq_shared_tag_set;
-static bool ramlld_mq_shared_ready;
-
-/* Move a request's data or zero its range; one store call per bio. */
-static blk_status_t ramlld_mq_do_request(struct ramlld_mq_dev *dev,
+/* Move a request's data or zero its range. */
+static blk_status_t ramlld_mq_do_request(struct ramlld_device *dev,
 					 struct request *rq, bool may_sleep)
 {
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	struct bio *bio;
 	int err = 0;
 
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		__rq_for_each_bio(bio, rq) {
-			err = ramlld_store_rw_bio(dev->store, bio, pos, may_sleep);
-			if (err)
-				break;
-			pos += bio->bi_iter.bi_size;
-		}
+		err = ramlld_store_rw_rq(dev->store, rq, pos, may_sleep);
 		break;
 	case REQ_OP_FLUSH:
 		break;
@@ -91,35 +76,34 @@ static enum hrtimer_restart ramlld_mq_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* The injected fault of a read or write: every_nth, timeout_nth, badblocks=. */
-static enum ramlld_fault ramlld_mq_fault(struct ramlld_mq_dev *dev,
-					 struct request *rq)
+/* ramlld_complete_rq()'s callbacks: now, or through blk_mq_complete_request() */
+static void ramlld_mq_done_inline(void *data)
 {
-	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	enum ramlld_fault fault;
+	struct request *rq = data;
+	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	if ((req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE) ||
-	    !blk_rq_bytes(rq))
-		return RAMLLD_FAULT_NONE;
-	fault = ramlld_fault_nth(RAMLLD_FE_MQ, true);
-	if (fault)
-		return fault;
-	if (ramlld_store_first_bad(dev->store, pos, blk_rq_bytes(rq)) !=
-	    RAMLLD_STORE_NO_BAD)
-		return RAMLLD_FAULT_ERROR;
-	return RAMLLD_FAULT_NONE;
+	blk_mq_end_request(rq, cmd->status);
+}
+
+static void ramlld_mq_done_softirq(void *data)
+{
+	blk_mq_complete_request(data);
 }
 
 static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 				       const struct blk_mq_queue_data *bd)
 {
-	struct ramlld_mq_dev *dev = hctx->queue->queuedata;
+	struct ramlld_device *dev = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	enum ramlld_fault fault = RAMLLD_FAULT_NONE;
+	u64 bad;
 
-	if (ramlld_faults_armed())
-		fault = ramlld_mq_fault(dev, rq);
+	if (ramlld_faults_armed(dev) &&
+	    (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE))
+		fault = ramlld_fault_decide(dev, RAMLLD_FE_MQ,
+					    (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+					    blk_rq_bytes(rq), &bad);
 	if (unlikely(fault == RAMLLD_FAULT_TIMEOUT)) {
 		/* never completed here: ramlld_mq_timeout() ends it */
 		cmd->dropped = true;
@@ -132,19 +116,8 @@ static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 	else
 		cmd->status = ramlld_mq_do_request(dev, rq,
 						   hctx->flags & BLK_MQ_F_BLOCKING);
-
-	switch (ramlld_irqmode) {
-	case RAMLLD_IRQ_NONE:
-		blk_mq_end_request(rq, cmd->status);
-		break;
-	case RAMLLD_IRQ_SOFTIRQ:
-		blk_mq_complete_request(rq);
-		break;
-	case RAMLLD_IRQ_TIMER:
-		hrtimer_start(&cmd->timer, ns_to_ktime(ramlld_completion_nsec),
-			      HRTIMER_MODE_REL);
-		break;
-	}
+	ramlld_complete_rq(dev, rq, &cmd->timer, ramlld_mq_done_inline,
+			   ramlld_mq_done_softirq);
 	return BLK_STS_OK;
 }
 
@@ -156,11 +129,12 @@ static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
  */
 static enum blk_eh_timer_return ramlld_mq_timeout(RAMLLD_MQ_TIMEOUT_ARGS)
 {
+	struct ramlld_device *dev = rq->q->queuedata;
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	if (cmd->dropped) {
 		cmd->dropped = false;
-	} else if (ramlld_irqmode != RAMLLD_IRQ_TIMER ||
+	} else if (dev->cfg.irqmode != RAMLLD_IRQ_TIMER ||
 		   hrtimer_try_to_cancel(&cmd->timer) != 1) {
 		return BLK_EH_RESET_TIMER;
 	}
@@ -191,121 +165,105 @@ static const struct block_device_operations ramlld_mq_fops = {
 	.owner		= THIS_MODULE,
 };
 
-static int ramlld_mq_init_tag_set(struct blk_mq_tag_set *set)
+static int ramlld_mq_init_tag_set(struct blk_mq_tag_set *set,
+				  const struct ramlld_config *cfg)
 {
 	memset(set, 0, sizeof(*set));
 	set->ops = &ramlld_mq_ops;
-	set->nr_hw_queues = ramlld_nr_hw_queues ? ramlld_nr_hw_queues : nr_cpu_ids;
-	set->queue_depth = ramlld_hw_queue_depth;
+	set->nr_hw_queues = cfg->nr_hw_queues ? cfg->nr_hw_queues : nr_cpu_ids;
+	set->queue_depth = cfg->hw_queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct ramlld_mq_cmd);
 	set->flags = RAMLLD_BLK_MQ_F_SHOULD_MERGE;
-	if (ramlld_blocking)
+	if (cfg->blocking)
 		set->flags |= BLK_MQ_F_BLOCKING;
 	return blk_mq_alloc_tag_set(set);
 }
 
-static int ramlld_mq_add_one(struct ramlld_mq_dev *dev, unsigned int index)
+/* The group's shared tag set (shared_tags): made for its first user. */
+static struct blk_mq_tag_set *ramlld_mq_get_shared(struct ramlld_device *dev)
 {
-	struct ramlld_disk_limits lim;
+	struct ramlld_group *group = dev->group;
+	struct blk_mq_tag_set *set = group->mq_shared_set;
+	int ret;
+
+	if (!set) {
+		set = kmalloc(sizeof(*set), GFP_KERNEL);
+		if (!set)
+			return ERR_PTR(-ENOMEM);
+		ret = ramlld_mq_init_tag_set(set, &dev->cfg);
+		if (ret) {
+			kfree(set);
+			return ERR_PTR(ret);
+		}
+		group->mq_shared_set = set;
+	}
+	group->mq_shared_users++;
+	return set;
+}
+
+static void ramlld_mq_put_tag_set(struct ramlld_device *dev)
+{
+	struct ramlld_mq_dev *mq = dev->mq;
+	struct ramlld_group *group = dev->group;
+
+	if (mq->tag_set == &mq->own_tag_set) {
+		blk_mq_free_tag_set(&mq->own_tag_set);
+	} else if (!--group->mq_shared_users) {
+		blk_mq_free_tag_set(group->mq_shared_set);
+		kfree(group->mq_shared_set);
+		group->mq_shared_set = NULL;
+	}
+}
+
+int ramlld_mq_add(struct ramlld_device *dev)
+{
+	struct ramlld_mq_dev *mq;
 	struct gendisk *disk;
 	int ret;
 
-	if (ramlld_shared_tags) {
-		dev->tag_set = &ramlld_mq_shared_tag_set;
+	mq = kzalloc(sizeof(*mq), GFP_KERNEL);
+	if (!mq)
+		return -ENOMEM;
+	if (dev->cfg.shared_tags) {
+		mq->tag_set = ramlld_mq_get_shared(dev);
+		if (IS_ERR(mq->tag_set)) {
+			ret = PTR_ERR(mq->tag_set);
+			goto err_free;
+		}
 	} else {
-		ret = ramlld_mq_init_tag_set(&dev->own_tag_set);
+		ret = ramlld_mq_init_tag_set(&mq->own_tag_set, &dev->cfg);
 		if (ret)
-			return ret;
-		dev->tag_set = &dev->own_tag_set;
+			goto err_free;
+		mq->tag_set = &mq->own_tag_set;
 	}
+	dev->mq = mq;
 
-	ramlld_disk_limits_init(&lim);
-	disk = ramlld_compat_alloc_mq_disk(dev->tag_set, &lim, dev);
+	disk = ramlld_disk_add(dev, RAMLLD_FE_MQ, &ramlld_mq_fops, mq->tag_set);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		goto err_tags;
 	}
-	disk->major = ramlld_mq_major;
-	disk->first_minor = index * RAMLLD_MQ_MINORS;
-	disk->minors = RAMLLD_MQ_MINORS;
-	disk->fops = &ramlld_mq_fops;
-	disk->private_data = dev;
-	snprintf(disk->disk_name, DISK_NAME_LEN, RAMLLD_MQ_NAME "%u", index);
-	set_capacity(disk, ramlld_store_capacity(dev->store) >> SECTOR_SHIFT);
-
-	ret = ramlld_compat_add_disk(disk);
-	if (ret)
-		goto err_disk;
-	dev->disk = disk;
+	mq->disk = disk;
 	return 0;
 
-err_disk:
-	ramlld_compat_put_disk(disk);
 err_tags:
-	if (dev->tag_set == &dev->own_tag_set)
-		blk_mq_free_tag_set(&dev->own_tag_set);
-	return ret;
-}
-
-int ramlld_mq_init(void)
-{
-	unsigned int i;
-	int ret;
-
-	ramlld_mq_devs = kcalloc(ramlld_nr_devices, sizeof(*ramlld_mq_devs),
-				 GFP_KERNEL);
-	if (!ramlld_mq_devs)
-		return -ENOMEM;
-	ret = register_blkdev(0, RAMLLD_MQ_NAME);
-	if (ret < 0)
-		goto err_free;
-	ramlld_mq_major = ret;
-	if (ramlld_shared_tags) {
-		ret = ramlld_mq_init_tag_set(&ramlld_mq_shared_tag_set);
-		if (ret)
-			goto err_unregister;
-		ramlld_mq_shared_ready = true;
-	}
-
-	for (i = 0; i < ramlld_nr_devices; i++) {
-		ramlld_mq_devs[i].store = ramlld_stores[i];
-		ret = ramlld_mq_add_one(&ramlld_mq_devs[i], i);
-		if (ret) {
-			pr_err("mq: cannot add disk %u: error %d\n", i, ret);
-			ramlld_mq_exit();
-			return ret;
-		}
-		ramlld_mq_nr_added++;
-	}
-	return 0;
-
-err_unregister:
-	unregister_blkdev(ramlld_mq_major, RAMLLD_MQ_NAME);
+	ramlld_mq_put_tag_set(dev);
+	dev->mq = NULL;
 err_free:
-	kfree(ramlld_mq_devs);
-	ramlld_mq_devs = NULL;
+	kfree(mq);
 	return ret;
 }
 
-void ramlld_mq_exit(void)
+struct gendisk *ramlld_mq_disk(const struct ramlld_device *dev)
 {
-	unsigned int i;
+	return dev->mq->disk;
+}
 
-	for (i = 0; i < ramlld_mq_nr_added; i++) {
-		struct ramlld_mq_dev *dev = &ramlld_mq_devs[i];
-
-		del_gendisk(dev->disk);
-		ramlld_compat_put_disk(dev->disk);
-		if (dev->tag_set == &dev->own_tag_set)
-			blk_mq_free_tag_set(&dev->own_tag_set);
-	}
-	ramlld_mq_nr_added = 0;
-	if (ramlld_mq_shared_ready) {
-		blk_mq_free_tag_set(&ramlld_mq_shared_tag_set);
-		ramlld_mq_shared_ready = false;
-	}
-	unregister_blkdev(ramlld_mq_major, RAMLLD_MQ_NAME);
-	kfree(ramlld_mq_devs);
-	ramlld_mq_devs = NULL;
+void ramlld_mq_remove(struct ramlld_device *dev)
+{
+	ramlld_disk_del(dev->mq->disk);
+	ramlld_mq_put_tag_set(dev);
+	kfree(dev->mq);
+	dev->mq = NULL;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ramlld.h - the shared RAM store, its parameters and the front-end entry points.
+ * ramlld.h - the device, its configuration, the store and the front ends.
  *
- * One store per device index is shared by every front end (bio, blk-mq, SCSI):
- * the front ends translate their command into byte ranges of the store and call
- * the ramlld_store_* verbs below; none of them copies data itself.
+ * A device (struct ramlld_device) is one store with its own configuration
+ * (struct ramlld_config), exposed by the front ends its config names (bio,
+ * blk-mq, SCSI). Devices come from the module parameters at load (a group
+ * of nr_devices alike) or one by one from configfs. The front ends read
+ * their settings from the device they serve, never from a global; they
+ * translate their command into byte ranges of the store and call the
+ * ramlld_store_* verbs below, none of them copies data itself.
  */
 #ifndef RAMLLD_H
 #define RAMLLD_H
@@ -12,16 +16,21 @@
 #include <linux/types.h>
 #include <linux/bio.h>
 #include <linux/blk_types.h>
+#include <linux/blkdev.h>
 #include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 
 #define RAMLLD_NAME		"ramlld"
+/* Devices at once (load-time and configfs together): device indexes 0..255. */
 #define RAMLLD_MAX_DEVICES	256
 
-/* Front ends, as bits of the mode= parameter. */
+/* Front ends, as bits of the mode= parameter and of the modes attribute. */
 #define RAMLLD_MODE_BIO		0x1
 #define RAMLLD_MODE_MQ		0x2
 #define RAMLLD_MODE_SCSI	0x4
+#define RAMLLD_MODE_ALL		(RAMLLD_MODE_BIO | RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)
 
 /* Where and how a command completes; shared by the mq and SCSI front ends. */
 enum ramlld_irqmode {
@@ -30,48 +39,59 @@ enum ramlld_irqmode {
 	RAMLLD_IRQ_TIMER = 2,	/* hrtimer after completion_nsec, then as SOFTIRQ */
 };
 
-/* Module parameters (main.c). Read-only after load unless noted. */
-extern unsigned int ramlld_nr_devices;
-extern unsigned long ramlld_capacity_mb;
-extern unsigned int ramlld_sector_size;		/* logical block size */
-extern unsigned int ramlld_physical_block_size;
-extern bool ramlld_prealloc;
-extern unsigned int ramlld_modes;		/* RAMLLD_MODE_* bits */
-extern unsigned int ramlld_irqmode;
-extern unsigned long ramlld_completion_nsec;
-extern unsigned int ramlld_hw_queue_depth;
-extern unsigned int ramlld_nr_hw_queues;	/* 0: one per CPU */
-extern bool ramlld_write_cache;
-extern bool ramlld_shared_tags;		/* mq: one tag set for every device */
-extern bool ramlld_blocking;		/* mq: BLK_MQ_F_BLOCKING */
-/* Writable at run time through /sys/module/ramlld/parameters/. */
-extern bool ramlld_throw_away_reads;
-extern bool ramlld_throw_away_writes;
-
 /*
- * Fault injection (main.c; docs/design.md, "Fault injection"), writable at
- * run time. ramlld_faults holds a RAMLLD_FAULT_* bit per armed knob and is 0
- * when none is: an I/O path reads it once (ramlld_faults_armed()) and does
- * nothing more while it is 0.
+ * Every setting of one device: from the module parameters (load) or the
+ * configfs attributes, checked whole by ramlld_config_check() before the
+ * device gets anything, and fixed from then on. The SCSI host settings
+ * (num_tgts .. submit_queues) are those of the host the device's group
+ * gets: one host for the load-time group, one per configfs device.
  */
-#define RAMLLD_FAULT_BADBLOCKS		0x1
-#define RAMLLD_FAULT_EVERY_NTH		0x2
-#define RAMLLD_FAULT_TIMEOUT_NTH	0x4
-extern unsigned int ramlld_faults;
-
-static inline bool ramlld_faults_armed(void)
-{
-	return unlikely(READ_ONCE(ramlld_faults));
-}
-
-/* The badblocks= range, in bytes: [start, end). Replaced whole, under RCU. */
-struct ramlld_badrange {
-	u64 start;
-	u64 end;
-	struct rcu_head rcu;
+struct ramlld_config {
+	unsigned long capacity_mb;
+	unsigned int sector_size;		/* logical block size */
+	unsigned int physical_block_size;	/* 0: sector_size */
+	bool prealloc;
+	unsigned int modes;			/* RAMLLD_MODE_* bits */
+	unsigned int irqmode;			/* enum ramlld_irqmode */
+	unsigned long completion_nsec;
+	unsigned int hw_queue_depth;		/* mq */
+	unsigned int nr_hw_queues;		/* mq: 0 is one per CPU */
+	bool shared_tags;			/* mq: one tag set for the group */
+	bool blocking;				/* mq: BLK_MQ_F_BLOCKING */
+	bool write_cache;
+	unsigned int num_tgts;			/* SCSI */
+	unsigned int luns_per_tgt;		/* SCSI: 0 is as many as needed */
+	unsigned int can_queue;			/* SCSI */
+	unsigned int cmd_per_lun;		/* SCSI: 0 is can_queue */
+	unsigned int submit_queues;		/* SCSI: 0 is one per CPU */
+	/* the first values of settings that can change at run time */
+	bool throw_away_reads;
+	bool throw_away_writes;
+	unsigned long eh_fail;			/* SCSI: BIT(error handler) */
 };
 
-extern struct ramlld_badrange __rcu *ramlld_badrange;
+/*
+ * Check cfg for a group of nr devices; on a bad value, one pr_err naming
+ * the setting (as "<prefix><name>", e.g. "num_tgts" or "dev1/num_tgts")
+ * and what it allows, and -EINVAL. Does not change cfg.
+ */
+int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
+			const char *prefix);
+/*
+ * Parse a front-end list ("bio,mq", "all", ...) into RAMLLD_MODE_* bits; on
+ * a bad one, a pr_err naming it as name (the parameter or attribute),
+ * -EINVAL and *modes unchanged.
+ */
+int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name);
+/* modes as "bio,mq,scsi" and a newline, at most size bytes; its length. */
+int ramlld_modes_format(char *buf, size_t size, unsigned int modes);
+/* A configfs device's first configuration: the module parameters' values. */
+void ramlld_config_defaults(struct ramlld_config *cfg);
+/* configfs (configfs.c): /sys/kernel/config/ramlld, module init and exit. */
+int ramlld_configfs_init(void);
+void ramlld_configfs_exit(void);
+/* The physical block size cfg gives (physical_block_size 0 is sector_size). */
+unsigned int ramlld_config_pbs(const struct ramlld_config *cfg);
 
 /* Front ends, each with its own every_nth / timeout_nth command count. */
 enum ramlld_fe {
@@ -81,59 +101,208 @@ enum ramlld_fe {
 	RAMLLD_FE_COUNT,
 };
 
-/* What every_nth / timeout_nth make of one command. */
+struct ramlld_store;
+struct ramlld_mq_dev;
+struct ramlld_group;
+
+/* One device: a store and what each front end made of it. */
+struct ramlld_device {
+	struct ramlld_config cfg;
+	unsigned int index;		/* ramlld<index>, ramlldmq<index>, SCSI serial */
+	struct ramlld_group *group;
+	unsigned int group_pos;		/* place in the group: SCSI target and LUN */
+	struct list_head node;		/* ramlld_devices, under ramlld_lock */
+	struct ramlld_store *store;
+	struct gendisk *bio_disk;	/* bio front end, NULL when absent */
+	struct ramlld_mq_dev *mq;	/* blk-mq front end, NULL when absent */
+	void *scsi_lun;			/* SCSI front end's LUN, NULL when absent */
+	unsigned long eh_fail;		/* SCSI: BIT(error handler) that reports FAILED */
+};
+
+/* SCSI error handlers, as bits of eh_fail (the ones that report FAILED). */
+enum ramlld_scsi_eh {
+	RAMLLD_EH_ABORT,
+	RAMLLD_EH_DEVICE_RESET,
+	RAMLLD_EH_TARGET_RESET,
+	RAMLLD_EH_BUS_RESET,
+	RAMLLD_EH_HOST_RESET,
+	RAMLLD_EH_COUNT,
+};
+
+extern const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT];
+
+/*
+ * Devices created together: the nr_devices of the module parameters, or
+ * one configfs device. The SCSI front end gives each group one host, its
+ * devices as LUNs (position p: target p / luns_per_tgt, LUN p %
+ * luns_per_tgt); mq with shared_tags gives it one tag set.
+ */
+struct ramlld_group {
+	struct list_head node;		/* ramlld_groups, under ramlld_lock */
+	unsigned int nr_devices;
+	unsigned int luns_per_tgt;	/* effective (never 0) */
+	void *scsi_host;		/* the SCSI front end's host, NULL when absent */
+	void *mq_shared_set;		/* mq: the group's shared tag set */
+	unsigned int mq_shared_users;
+	struct ramlld_device *devices[];
+};
+
+/*
+ * Serialises device and group creation and removal, the SCSI front end's
+ * attach/detach and the run-time module parameters' walk of the devices.
+ * Never taken on the I/O path.
+ */
+extern struct mutex ramlld_lock;
+
+/*
+ * The SCSI front end registers these: attach gives a group whose modes
+ * include scsi a host with its devices as LUNs, detach removes it; both
+ * run under ramlld_lock. Registering attaches every such group that exists
+ * (all or nothing), unregistering detaches them; a group created while it
+ * is registered is attached as it is created.
+ */
+struct ramlld_scsi_ops {
+	int (*attach)(struct ramlld_group *group);
+	void (*detach)(struct ramlld_group *group);
+	bool (*busy)(struct ramlld_group *group);	/* an sd disk of it is open */
+	int (*host_no)(struct ramlld_group *group);
+};
+
+int ramlld_scsi_register(const struct ramlld_scsi_ops *ops);
+void ramlld_scsi_unregister(void);
+/* The SCSI front end's init and exit (scsi.c): register and unregister. */
+int ramlld_scsi_init(void);
+void ramlld_scsi_exit(void);
+
+/*
+ * A group of nr devices from cfg (checked with ramlld_config_check()), each
+ * at the lowest free device index, every front end of cfg.modes added (the
+ * SCSI one when it is there); all or nothing, an ERR_PTR on failure.
+ * Called with ramlld_lock held.
+ */
+struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
+					 unsigned int nr);
+/* Remove every front end and free the stores; ramlld_lock held. */
+void ramlld_group_destroy(struct ramlld_group *group);
+/* Whether a disk of the group (bio, mq or sd) is open; ramlld_lock held. */
+bool ramlld_group_busy(struct ramlld_group *group);
+/* The group's SCSI host number, -1 without one; ramlld_lock held. */
+int ramlld_scsi_host_no(struct ramlld_group *group);
+/* Call fn on every device of every group; ramlld_lock held. */
+typedef void (*ramlld_device_fn)(struct ramlld_device *dev, void *data);
+void ramlld_devices_apply(ramlld_device_fn fn, void *data);
+/* Block majors of the bio and mq front ends (device.c): module init/exit. */
+int ramlld_devices_init(void);
+void ramlld_devices_exit(void);
+
+/*
+ * One disk set-up and teardown for the bio (set NULL) and mq front ends:
+ * queue limits from dev's config, name and minors from dev->index, the
+ * store's capacity. Returns the added disk or an ERR_PTR.
+ */
+struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
+				const struct block_device_operations *fops,
+				struct blk_mq_tag_set *set);
+void ramlld_disk_del(struct gendisk *disk);
+
+/* Front ends' per-device add and remove (bio.c, mq.c); ramlld_lock held. */
+int ramlld_bio_add(struct ramlld_device *dev);
+void ramlld_bio_remove(struct ramlld_device *dev);
+int ramlld_mq_add(struct ramlld_device *dev);
+void ramlld_mq_remove(struct ramlld_device *dev);
+struct gendisk *ramlld_mq_disk(const struct ramlld_device *dev);
+
+/*
+ * Fault injection (faults.c; docs/design.md, "Fault injection"): badblocks=,
+ * every_nth, timeout_nth. ramlld_faults_armed() is one load and false while
+ * no knob is set; only then does an I/O path ask ramlld_fault_decide().
+ */
 enum ramlld_fault {
 	RAMLLD_FAULT_NONE = 0,
 	RAMLLD_FAULT_ERROR,	/* fail it: EIO, or MEDIUM ERROR on SCSI */
 	RAMLLD_FAULT_TIMEOUT,	/* never complete it: the timeout handler does */
 };
 
+extern unsigned int ramlld_faults;
+
+static inline bool ramlld_faults_armed(const struct ramlld_device *dev)
+{
+	return unlikely(READ_ONCE(ramlld_faults));
+}
+
 /*
- * Count one read or write command of front end fe and say which fault it
- * gets. can_time_out: the front end has a timeout handler (not bio).
- * Call only when ramlld_faults_armed(). Does not sleep.
+ * The fault a read or write of len bytes at byte pos of dev through front
+ * end fe gets: counts it for every_nth / timeout_nth (timeouts only where
+ * the front end has a timeout handler: not bio), then looks for a bad
+ * block. On RAMLLD_FAULT_ERROR, *bad is the first failing byte (pos for
+ * every_nth). Does not sleep.
  */
-enum ramlld_fault ramlld_fault_nth(enum ramlld_fe fe, bool can_time_out);
+enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
+				      enum ramlld_fe fe, u64 pos, u64 len,
+				      u64 *bad);
+
+/*
+ * Complete a command the way dev's irqmode says: done_inline(cmd) now, in
+ * the submitting context; done_softirq(cmd), which goes through
+ * blk_mq_complete_request() (rq_affinity, IPI, BLOCK_SOFTIRQ); or start
+ * timer, whose callback calls done_softirq after completion_nsec. The one
+ * completion switch of the mq and SCSI front ends: inline, so that the
+ * callbacks are direct calls.
+ */
+static __always_inline void ramlld_complete_rq(const struct ramlld_device *dev,
+					       void *cmd, struct hrtimer *timer,
+					       void (*done_inline)(void *cmd),
+					       void (*done_softirq)(void *cmd))
+{
+	switch (dev->cfg.irqmode) {
+	case RAMLLD_IRQ_SOFTIRQ:
+		done_softirq(cmd);
+		break;
+	case RAMLLD_IRQ_TIMER:
+		hrtimer_start(timer, ns_to_ktime(dev->cfg.completion_nsec),
+			      HRTIMER_MODE_REL);
+		break;
+	default:
+		done_inline(cmd);
+		break;
+	}
+}
 
 /*
  * The store: a flat table of page pointers, one per PAGE_SIZE of capacity.
- * Pages are allocated at load (prealloc) or on first write, never on read
- * (a hole reads as zeros). Writers serialise per store page on a striped
- * spinlock so that concurrent writes to one logical block never mix; readers
- * take no lock. Discarded pages are freed after an RCU grace period.
+ * Pages are allocated at creation (prealloc) or on first write, never on
+ * read (a hole reads as zeros). Writers serialise per store page on a
+ * striped spinlock so that concurrent writes to one logical block never
+ * mix; readers take no lock. Discarded pages are freed after an RCU grace
+ * period.
  */
-struct ramlld_store;
-
-struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
-					 bool prealloc);
+struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc);
 void ramlld_store_destroy(struct ramlld_store *store);
 u64 ramlld_store_capacity(const struct ramlld_store *store);
+/* throw_away_reads/writes: transfers in that direction copy no data. */
+void ramlld_store_set_throw_away(struct ramlld_store *store, bool reads,
+				 bool writes);
 
 /*
- * Copy the data of one bio (from its current bi_iter; a flush has none), or
- * of one bio_vec, between the store at byte offset pos and its pages; write
- * picks the direction for a bio_vec. Return 0, -EINVAL for a range outside
- * the store, -ENOMEM when a lazily allocated page cannot be had (the caller
- * fails the I/O). may_sleep: the caller may sleep (GFP_NOIO), else
- * GFP_ATOMIC; neither sleeps when may_sleep is false.
+ * Copy the data of one bio (from its current bi_iter; a flush has none), of
+ * every bio of a request, or of one bio_vec, between the store at byte
+ * offset pos and its pages; write picks the direction for a bio_vec.
+ * Return 0, -EINVAL for a range outside the store, -ENOMEM when a lazily
+ * allocated page cannot be had (the caller fails the I/O). may_sleep: the
+ * caller may sleep (GFP_NOIO), else GFP_ATOMIC; neither sleeps when
+ * may_sleep is false.
  */
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep);
+int ramlld_store_rw_rq(struct ramlld_store *store, struct request *rq, u64 pos,
+		       bool may_sleep);
 int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
 			 const struct bio_vec *bv, bool write, bool may_sleep);
-/*
- * The first byte of [pos, pos + len) inside the badblocks= range, or
- * RAMLLD_STORE_NO_BAD. Call only when ramlld_faults_armed(). Does not sleep.
- */
-#define RAMLLD_STORE_NO_BAD	U64_MAX
-u64 ramlld_store_first_bad(const struct ramlld_store *store, u64 pos, u64 len);
 /* Zero a byte range: whole pages are freed (lazy) or cleared (prealloc). */
 int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len);
 /* Fill a byte range with copies of one logical block (WRITE SAME). */
 int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 		      const void *block, unsigned int block_len, bool may_sleep);
-
-extern struct ramlld_store *ramlld_stores[RAMLLD_MAX_DEVICES];
 
 /*
  * A store error as a block status: a page that cannot be had fails the
@@ -154,17 +323,5 @@ static inline blk_status_t ramlld_store_errno_to_blk_status(int err)
  * (queue_rq, queuecommand). 64 MiB, as the SCSI front end's VPD B0 says.
  */
 #define RAMLLD_MAX_DISCARD_BYTES	(64u << 20)
-
-struct ramlld_disk_limits;
-/* The queue limits every block front end advertises (main.c). */
-void ramlld_disk_limits_init(struct ramlld_disk_limits *lim);
-
-/* Front ends: init registers every device of that front end, exit removes them. */
-int ramlld_bio_init(void);
-void ramlld_bio_exit(void);
-int ramlld_mq_init(void);
-void ramlld_mq_exit(void);
-int ramlld_scsi_init(void);
-void ramlld_scsi_exit(void);
 
 #endif /* RAMLLD_H */

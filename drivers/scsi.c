@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scsi.c - the SCSI LLD front end (mode=scsi): stores as LUNs of one host.
+ * scsi.c - the SCSI LLD front end (mode=scsi): devices as LUNs of a host.
  *
- * Store i is LUN (i % luns_per_tgt) of target (i / luns_per_tgt) on channel
- * 0 of one Scsi_Host, so sd and the SCSI midlayer sit between the block
- * layer and the same store the bio and blk-mq front ends use. The CDB logic
+ * Each group of devices (the load-time ones, or one configfs device) gets
+ * one Scsi_Host; the device at position p of its group is LUN
+ * (p % luns_per_tgt) of target (p / luns_per_tgt) on channel 0, so sd and
+ * the SCSI midlayer sit between the block layer and the same store the bio
+ * and blk-mq front ends use. The CDB logic
  * lives in scsi_cdb.c; this file moves data and completes commands.
  *
  * queuecommand() does all the work before it returns: it runs in atomic
@@ -37,33 +39,17 @@
 #include "compat.h"
 #include "scsi_cdb.h"
 
-#define RAMLLD_SCSI_MAX_LUNS_PER_TGT	256
-#define RAMLLD_SCSI_MAX_CAN_QUEUE	4096
-
-static unsigned int ramlld_scsi_num_tgts = 1;
-module_param_named(num_tgts, ramlld_scsi_num_tgts, uint, 0444);
-MODULE_PARM_DESC(num_tgts, "SCSI targets; stores fill target 0 first (default: 1)");
-
-static unsigned int ramlld_scsi_luns_per_tgt;
-module_param_named(luns_per_tgt, ramlld_scsi_luns_per_tgt, uint, 0444);
-MODULE_PARM_DESC(luns_per_tgt, "LUNs per SCSI target, 1-256; 0 means nr_devices / num_tgts rounded up (default: 0)");
-
-static unsigned int ramlld_scsi_can_queue = 192;
-module_param_named(can_queue, ramlld_scsi_can_queue, uint, 0444);
-MODULE_PARM_DESC(can_queue, "Commands in flight per host, shared by all submit queues (host_tagset), 1-4096 (default: 192)");
-
-static unsigned int ramlld_scsi_cmd_per_lun;
-module_param_named(cmd_per_lun, ramlld_scsi_cmd_per_lun, uint, 0444);
-MODULE_PARM_DESC(cmd_per_lun, "Queue depth of each LUN, 1-can_queue; 0 means can_queue (default: 0)");
-
-static unsigned int ramlld_scsi_submit_queues;
-module_param_named(submit_queues, ramlld_scsi_submit_queues, uint, 0444);
-MODULE_PARM_DESC(submit_queues, "SCSI submission (blk-mq hardware) queues; 0 means one per CPU (default: 0)");
-
-/* One LUN: the command emulation state and its store. */
+/* One LUN: the command emulation state and its device. */
 struct ramlld_scsi_lun {
 	struct ramlld_cdb_dev cdb;
-	struct ramlld_store *store;
+	struct ramlld_device *dev;
+};
+
+/* One host: a group's devices as its LUNs, in group order. */
+struct ramlld_scsi_host {
+	struct Scsi_Host *shost;
+	struct ramlld_group *group;
+	struct ramlld_scsi_lun luns[];
 };
 
 /* Per-command private data (cmd_size): the irqmode=2 timer. */
@@ -72,10 +58,13 @@ struct ramlld_scsi_cmd {
 	struct scsi_cmnd *sc;
 };
 
+/* The parent of every host (/sys/devices/ramlld_scsi). */
 static struct device *ramlld_scsi_root;
-static struct Scsi_Host *ramlld_scsi_host;
-static struct ramlld_scsi_lun *ramlld_scsi_luns;
-static unsigned int ramlld_scsi_lpt;	/* effective luns_per_tgt */
+
+static struct ramlld_scsi_host *ramlld_scsi_host_of(struct Scsi_Host *shost)
+{
+	return *(struct ramlld_scsi_host **)shost_priv(shost);
+}
 
 /* Copy a READ or WRITE between the store and the request's pages. */
 static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
@@ -84,12 +73,12 @@ static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
 	struct request *rq = ramlld_compat_scsi_cmd_to_rq(sc);
 	bool write = res->action == RAMLLD_CDB_WRITE;
 	u32 bs = lun->cdb.block_size;
+	struct ramlld_store *store = lun->dev->store;
 	u64 pos = res->lba * bs;
 	u32 want = res->nr_blocks * bs;	/* nr_blocks <= max_xfer_blocks */
 	u32 done = 0;
 	struct req_iterator iter;
 	struct bio_vec bv;
-	struct bio *bio;
 	int err = 0;
 
 	if (sc->sc_data_direction != (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE)) {
@@ -97,13 +86,10 @@ static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
 		return 0;
 	}
 	if (likely(blk_rq_bytes(rq) == want)) {
-		/* sd's requests: exactly the CDB's blocks, one store call per bio */
-		__rq_for_each_bio(bio, rq) {
-			err = ramlld_store_rw_bio(lun->store, bio, pos, false);
-			if (err)
-				return err;
-			pos += bio->bi_iter.bi_size;
-		}
+		/* sd's requests: exactly the CDB's blocks */
+		err = ramlld_store_rw_rq(store, rq, pos, false);
+		if (err)
+			return err;
 		done = want;
 	} else {
 		/* a passthrough buffer of another size: never past either end */
@@ -113,7 +99,7 @@ static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
 			if (!n)
 				break;
 			bv.bv_len = n;
-			err = ramlld_store_rw_bvec(lun->store, pos, &bv, write, false);
+			err = ramlld_store_rw_bvec(store, pos, &bv, write, false);
 			if (err)
 				return err;
 			pos += n;
@@ -140,16 +126,16 @@ static int ramlld_scsi_do_action(struct ramlld_scsi_lun *lun,
 	case RAMLLD_CDB_WRITE:
 		return ramlld_scsi_rw(lun, sc, res);
 	case RAMLLD_CDB_FILL:
-		return ramlld_store_fill(lun->store, res->lba * bs,
+		return ramlld_store_fill(lun->dev->store, res->lba * bs,
 					 (u64)res->nr_blocks * bs, res->block,
 					 bs, false);
 	case RAMLLD_CDB_DISCARD:
-		return ramlld_store_discard(lun->store, res->lba * bs,
+		return ramlld_store_discard(lun->dev->store, res->lba * bs,
 					    (u64)res->nr_blocks * bs);
 	case RAMLLD_CDB_UNMAP:
 		for (i = 0; i < res->nr_desc; i++) {
 			ramlld_cdb_unmap_desc(dout, i, &lba, &nr);
-			err = ramlld_store_discard(lun->store, lba * bs,
+			err = ramlld_store_discard(lun->dev->store, lba * bs,
 						   (u64)nr * bs);
 			if (err)
 				return err;
@@ -182,23 +168,16 @@ static enum ramlld_fault ramlld_scsi_fault(struct ramlld_scsi_lun *lun,
 {
 	bool write = res->action == RAMLLD_CDB_WRITE;
 	u32 bs = lun->cdb.block_size;
-	u64 bad, bad_lba = res->lba;
-	u32 good = 0;
 	enum ramlld_fault fault;
+	u64 bad, bad_lba;
+	u32 good;
 
-	if (!res->nr_blocks)
-		return RAMLLD_FAULT_NONE;
-	fault = ramlld_fault_nth(RAMLLD_FE_SCSI, true);
-	if (fault == RAMLLD_FAULT_TIMEOUT)
+	fault = ramlld_fault_decide(lun->dev, RAMLLD_FE_SCSI, res->lba * bs,
+				    (u64)res->nr_blocks * bs, &bad);
+	if (fault != RAMLLD_FAULT_ERROR)
 		return fault;
-	if (fault != RAMLLD_FAULT_ERROR) {
-		bad = ramlld_store_first_bad(lun->store, res->lba * bs,
-					     (u64)res->nr_blocks * bs);
-		if (bad == RAMLLD_STORE_NO_BAD)
-			return RAMLLD_FAULT_NONE;
-		bad_lba = div_u64(bad, bs);
-		good = bad_lba - res->lba;
-	}
+	bad_lba = div_u64(bad, bs);
+	good = bad_lba - res->lba;
 	if (good) {
 		struct ramlld_cdb_result part = *res;
 
@@ -253,8 +232,8 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 	}
 	if (dout_len)
 		scsi_set_resid(sc, scsi_bufflen(sc) - dout_len);
-	if (ramlld_faults_armed() && (res.action == RAMLLD_CDB_READ ||
-				      res.action == RAMLLD_CDB_WRITE)) {
+	if (ramlld_faults_armed(lun->dev) &&
+	    (res.action == RAMLLD_CDB_READ || res.action == RAMLLD_CDB_WRITE)) {
 		switch (ramlld_scsi_fault(lun, sc, &res)) {
 		case RAMLLD_FAULT_TIMEOUT:
 			*dropped = true;
@@ -286,42 +265,39 @@ static enum hrtimer_restart ramlld_scsi_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-static void ramlld_scsi_complete(struct scsi_cmnd *sc)
+/* ramlld_complete_rq()'s callbacks: now, or through blk_mq_complete_request() */
+static void ramlld_scsi_done_inline(void *sc)
 {
-	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
+	ramlld_compat_scsi_done_direct(sc);
+}
 
-	switch (ramlld_irqmode) {
-	case RAMLLD_IRQ_SOFTIRQ:
-		ramlld_compat_scsi_done(sc);
-		break;
-	case RAMLLD_IRQ_TIMER:
-		hrtimer_start(&cmd->timer, ns_to_ktime(ramlld_completion_nsec),
-			      HRTIMER_MODE_REL);
-		break;
-	default:
-		ramlld_compat_scsi_done_direct(sc);
-		break;
-	}
+static void ramlld_scsi_done_softirq(void *sc)
+{
+	ramlld_compat_scsi_done(sc);
 }
 
 static RAMLLD_QC_STATUS_T
 ramlld_scsi_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
+	struct ramlld_scsi_cmd *cmd;
 	bool dropped = false;
 	int ret;
 
 	if (unlikely(!lun)) {
 		sc->result = DID_NO_CONNECT << 16;
-	} else {
-		ret = ramlld_scsi_execute(lun, sc, &dropped);
-		if (unlikely(ret))
-			return ret;
-		/* timeout_nth: the midlayer times it out, ramlld_scsi_eh_abort() ends it */
-		if (unlikely(dropped))
-			return 0;
+		ramlld_compat_scsi_done_direct(sc);
+		return 0;
 	}
-	ramlld_scsi_complete(sc);
+	ret = ramlld_scsi_execute(lun, sc, &dropped);
+	if (unlikely(ret))
+		return ret;
+	/* timeout_nth: the midlayer times it out, ramlld_scsi_eh_abort() ends it */
+	if (unlikely(dropped))
+		return 0;
+	cmd = scsi_cmd_priv(sc);
+	ramlld_complete_rq(lun->dev, sc, &cmd->timer, ramlld_scsi_done_inline,
+			   ramlld_scsi_done_softirq);
 	return 0;
 }
 
@@ -335,103 +311,27 @@ static int ramlld_scsi_init_cmd_priv(struct Scsi_Host *shost,
 	return 0;
 }
 
-/* Attach the store of (target, lun); -ENXIO ends the scan of absent LUNs. */
+/* Attach the device of (target, lun); -ENXIO ends the scan of absent LUNs. */
 static int ramlld_scsi_sdev_init(struct scsi_device *sdev)
 {
-	unsigned int index;
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(sdev->host);
+	unsigned int lpt = host->group->luns_per_tgt;
+	unsigned int pos;
 
-	if (sdev->channel || sdev->id >= ramlld_scsi_num_tgts ||
-	    sdev->lun >= ramlld_scsi_lpt)
+	if (sdev->channel || sdev->id >= sdev->host->max_id || sdev->lun >= lpt)
 		return -ENXIO;
-	index = sdev->id * ramlld_scsi_lpt + (unsigned int)sdev->lun;
-	if (index >= ramlld_nr_devices)
+	pos = sdev->id * lpt + (unsigned int)sdev->lun;
+	if (pos >= host->group->nr_devices)
 		return -ENXIO;
-	sdev->hostdata = &ramlld_scsi_luns[index];
+	sdev->hostdata = &host->luns[pos];
 	return 0;
 }
-
-/*
- * eh_fail: the error handlers that report FAILED, so that the midlayer
- * escalates (abort, then device, target, bus and host reset, then the
- * device goes offline). A comma list of the names below, or "" for none;
- * writable at run time. A failing handler still does its work (an abort
- * cancels the command's timer): only its verdict changes.
- */
-enum ramlld_scsi_eh {
-	RAMLLD_EH_ABORT,
-	RAMLLD_EH_DEVICE_RESET,
-	RAMLLD_EH_TARGET_RESET,
-	RAMLLD_EH_BUS_RESET,
-	RAMLLD_EH_HOST_RESET,
-	RAMLLD_EH_COUNT,
-};
-
-static const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT] = {
-	[RAMLLD_EH_ABORT]		= "abort",
-	[RAMLLD_EH_DEVICE_RESET]	= "device_reset",
-	[RAMLLD_EH_TARGET_RESET]	= "target_reset",
-	[RAMLLD_EH_BUS_RESET]		= "bus_reset",
-	[RAMLLD_EH_HOST_RESET]		= "host_reset",
-};
-
-static unsigned long ramlld_scsi_eh_fail;	/* BIT(RAMLLD_EH_*) */
-
-static int ramlld_scsi_param_set_eh_fail(const char *val,
-					 const struct kernel_param *kp)
-{
-	size_t len = val ? strcspn(val, "\n") : 0;
-	unsigned long bits = 0;
-	char buf[96], *s, *tok;
-	int i;
-
-	if (!val || len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, val, len);
-	buf[len] = '\0';
-	s = buf;
-	while ((tok = strsep(&s, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok && !s && !bits)
-			break;		/* "": none */
-		i = match_string(ramlld_scsi_eh_names, RAMLLD_EH_COUNT, tok);
-		if (i < 0)
-			goto bad;
-		bits |= BIT(i);
-	}
-	WRITE_ONCE(ramlld_scsi_eh_fail, bits);
-	return 0;
-bad:
-	pr_err("eh_fail=%.*s is invalid: allowed a comma list of abort, device_reset, target_reset, bus_reset, host_reset, or an empty string\n",
-	       (int)min_t(size_t, len, 96), val ? val : "");
-	return -EINVAL;
-}
-
-static int ramlld_scsi_param_get_eh_fail(char *buf,
-					 const struct kernel_param *kp)
-{
-	unsigned long bits = READ_ONCE(ramlld_scsi_eh_fail);
-	int i, n = 0;
-
-	for (i = 0; i < RAMLLD_EH_COUNT; i++)
-		if (bits & BIT(i))
-			n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s",
-				       n ? "," : "", ramlld_scsi_eh_names[i]);
-	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
-	return n;
-}
-
-static const struct kernel_param_ops ramlld_scsi_eh_fail_ops = {
-	.set	= ramlld_scsi_param_set_eh_fail,
-	.get	= ramlld_scsi_param_get_eh_fail,
-};
-
-module_param_cb(eh_fail, &ramlld_scsi_eh_fail_ops, NULL, 0644);
-MODULE_PARM_DESC(eh_fail, "SCSI error handlers that report FAILED so that the midlayer escalates: a comma list of abort, device_reset, target_reset, bus_reset, host_reset; writable at run time (default: \"\")");
 
 /* The verdict of error handler eh, logged (error handling is rare). */
 static int ramlld_scsi_eh_verdict(struct scsi_cmnd *sc, enum ramlld_scsi_eh eh)
 {
-	bool failed = READ_ONCE(ramlld_scsi_eh_fail) & BIT(eh);
+	struct ramlld_scsi_lun *lun = sc->device->hostdata;
+	bool failed = lun && (READ_ONCE(lun->dev->eh_fail) & BIT(eh));
 
 	sdev_printk(KERN_INFO, sc->device, "%s: eh %s: %s\n", RAMLLD_NAME,
 		    ramlld_scsi_eh_names[eh], failed ? "FAILED (eh_fail)" : "done");
@@ -455,14 +355,16 @@ static int ramlld_scsi_eh_abort(struct scsi_cmnd *sc)
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_ABORT);
 }
 
-/* A reset leaves a unit attention on the LUNs it reached. */
-static void ramlld_scsi_reset_luns(int target, enum ramlld_cdb_ua ua)
+/* A reset leaves a unit attention on the LUNs of the host it reached. */
+static void ramlld_scsi_reset_luns(struct scsi_cmnd *sc, int target,
+				   enum ramlld_cdb_ua ua)
 {
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(sc->device->host);
 	unsigned int i;
 
-	for (i = 0; i < ramlld_nr_devices; i++)
-		if (target < 0 || i / ramlld_scsi_lpt == target)
-			ramlld_cdb_dev_reset(&ramlld_scsi_luns[i].cdb, ua);
+	for (i = 0; i < host->group->nr_devices; i++)
+		if (target < 0 || i / host->group->luns_per_tgt == target)
+			ramlld_cdb_dev_reset(&host->luns[i].cdb, ua);
 }
 
 static int ramlld_scsi_eh_device_reset(struct scsi_cmnd *sc)
@@ -476,19 +378,19 @@ static int ramlld_scsi_eh_device_reset(struct scsi_cmnd *sc)
 
 static int ramlld_scsi_eh_target_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(sc->device->id, RAMLLD_UA_DEVICE_RESET);
+	ramlld_scsi_reset_luns(sc, sc->device->id, RAMLLD_UA_DEVICE_RESET);
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_TARGET_RESET);
 }
 
 static int ramlld_scsi_eh_bus_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(-1, RAMLLD_UA_BUS_RESET);
+	ramlld_scsi_reset_luns(sc, -1, RAMLLD_UA_BUS_RESET);
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_BUS_RESET);
 }
 
 static int ramlld_scsi_eh_host_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(-1, RAMLLD_UA_BUS_RESET);
+	ramlld_scsi_reset_luns(sc, -1, RAMLLD_UA_BUS_RESET);
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_HOST_RESET);
 }
 
@@ -513,60 +415,23 @@ static struct scsi_host_template ramlld_scsi_template = {
 	.skip_settle_delay	= 1,
 };
 
-static int ramlld_scsi_check_params(void)
+static void ramlld_scsi_init_lun(struct ramlld_scsi_host *host, unsigned int i)
 {
-	unsigned int lpt = ramlld_scsi_luns_per_tgt;
-
-	if (ramlld_scsi_num_tgts < 1 || ramlld_scsi_num_tgts > ramlld_nr_devices) {
-		pr_err("num_tgts=%u is invalid: allowed 1-nr_devices (%u)\n",
-		       ramlld_scsi_num_tgts, ramlld_nr_devices);
-		return -EINVAL;
-	}
-	if (!lpt)
-		lpt = DIV_ROUND_UP(ramlld_nr_devices, ramlld_scsi_num_tgts);
-	if (lpt > RAMLLD_SCSI_MAX_LUNS_PER_TGT ||
-	    lpt * ramlld_scsi_num_tgts < ramlld_nr_devices) {
-		pr_err("luns_per_tgt=%u is invalid: allowed 0 or 1-%u with num_tgts * luns_per_tgt >= nr_devices (%u)\n",
-		       ramlld_scsi_luns_per_tgt, RAMLLD_SCSI_MAX_LUNS_PER_TGT,
-		       ramlld_nr_devices);
-		return -EINVAL;
-	}
-	ramlld_scsi_lpt = lpt;
-	if (ramlld_scsi_can_queue < 1 ||
-	    ramlld_scsi_can_queue > RAMLLD_SCSI_MAX_CAN_QUEUE) {
-		pr_err("can_queue=%u is invalid: allowed 1-%u\n",
-		       ramlld_scsi_can_queue, RAMLLD_SCSI_MAX_CAN_QUEUE);
-		return -EINVAL;
-	}
-	if (ramlld_scsi_cmd_per_lun > ramlld_scsi_can_queue) {
-		pr_err("cmd_per_lun=%u is invalid: allowed 0-can_queue (%u)\n",
-		       ramlld_scsi_cmd_per_lun, ramlld_scsi_can_queue);
-		return -EINVAL;
-	}
-	if (ramlld_scsi_submit_queues > nr_cpu_ids) {
-		pr_err("submit_queues=%u is invalid: allowed 0 (one per CPU) to %u\n",
-		       ramlld_scsi_submit_queues, nr_cpu_ids);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void ramlld_scsi_init_lun(unsigned int i)
-{
-	struct ramlld_scsi_lun *lun = &ramlld_scsi_luns[i];
+	struct ramlld_scsi_lun *lun = &host->luns[i];
+	struct ramlld_device *rdev = host->group->devices[i];
+	unsigned int lpt = host->group->luns_per_tgt;
 	struct ramlld_cdb_dev *dev = &lun->cdb;
-	u32 bs = ramlld_sector_size;
+	u32 bs = rdev->cfg.sector_size;
 
-	lun->store = ramlld_stores[i];
-	dev->nr_blocks = ramlld_store_capacity(lun->store) / bs;
+	lun->dev = rdev;
+	dev->nr_blocks = div_u64(ramlld_store_capacity(rdev->store), bs);
 	dev->block_size = bs;
-	dev->lbppbe = ilog2(ramlld_physical_block_size / bs);
-	dev->wce_default = ramlld_write_cache;
-	dev->index = i;
-	dev->target = i / ramlld_scsi_lpt;
-	dev->lun = i % ramlld_scsi_lpt;
-	dev->tgt_nr_luns = min(ramlld_scsi_lpt,
-			       ramlld_nr_devices - dev->target * ramlld_scsi_lpt);
+	dev->lbppbe = ilog2(ramlld_config_pbs(&rdev->cfg) / bs);
+	dev->wce_default = rdev->cfg.write_cache;
+	dev->index = rdev->index;
+	dev->target = i / lpt;
+	dev->lun = i % lpt;
+	dev->tgt_nr_luns = min(lpt, host->group->nr_devices - dev->target * lpt);
 	dev->max_xfer_blocks = (RAMLLD_MAX_HW_SECTORS << SECTOR_SHIFT) / bs;
 	/*
 	 * No optimal transfer length: sd would make it max_sectors_kb and
@@ -580,101 +445,150 @@ static void ramlld_scsi_init_lun(unsigned int i)
 	ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON);
 }
 
-static bool ramlld_scsi_lun_present(struct Scsi_Host *shost, unsigned int i)
+static bool ramlld_scsi_lun_present(struct Scsi_Host *shost, unsigned int i,
+				    unsigned int lpt)
 {
 	struct scsi_device *sdev;
 	unsigned long flags;
 
 	spin_lock_irqsave(shost->host_lock, flags);
-	sdev = __scsi_device_lookup(shost, 0, i / ramlld_scsi_lpt,
-				    i % ramlld_scsi_lpt);
+	sdev = __scsi_device_lookup(shost, 0, i / lpt, i % lpt);
 	spin_unlock_irqrestore(shost->host_lock, flags);
 	return sdev;
 }
 
-int ramlld_scsi_init(void)
+/* Give group a host with its devices as LUNs; ramlld_lock held. */
+static int ramlld_scsi_attach(struct ramlld_group *group)
 {
+	const struct ramlld_config *cfg = &group->devices[0]->cfg;
+	unsigned int lpt = group->luns_per_tgt;
+	struct ramlld_scsi_host *host;
 	struct Scsi_Host *shost;
 	unsigned int i;
 	int ret;
 
-	ret = ramlld_scsi_check_params();
-	if (ret)
-		return ret;
-
-	ramlld_scsi_luns = kcalloc(ramlld_nr_devices, sizeof(*ramlld_scsi_luns),
-				   GFP_KERNEL);
-	if (!ramlld_scsi_luns)
+	host = kzalloc(struct_size(host, luns, group->nr_devices), GFP_KERNEL);
+	if (!host)
 		return -ENOMEM;
-	for (i = 0; i < ramlld_nr_devices; i++)
-		ramlld_scsi_init_lun(i);
+	host->group = group;
+	for (i = 0; i < group->nr_devices; i++)
+		ramlld_scsi_init_lun(host, i);
 
-	ramlld_scsi_root = root_device_register(RAMLLD_NAME "_scsi");
-	if (IS_ERR(ramlld_scsi_root)) {
-		ret = PTR_ERR(ramlld_scsi_root);
-		goto err_luns;
-	}
-
-	shost = scsi_host_alloc(&ramlld_scsi_template, 0);
+	shost = scsi_host_alloc(&ramlld_scsi_template, sizeof(host));
 	if (!shost) {
 		ret = -ENOMEM;
-		goto err_root;
+		goto err_free;
 	}
-	/* the template is const from 6.4: per-load values go in the host */
+	*(struct ramlld_scsi_host **)shost_priv(shost) = host;
+	host->shost = shost;
+	/* the template is const from 6.4: per-host values go in the host */
 	shost->max_channel = 0;
-	shost->max_id = ramlld_scsi_num_tgts;
-	shost->max_lun = ramlld_scsi_lpt;
+	shost->max_id = cfg->num_tgts;
+	shost->max_lun = lpt;
 	/* 16: sd uses READ/WRITE(16); 32: variable-length CDBs reach the emulation */
 	shost->max_cmd_len = 32;
-	shost->can_queue = ramlld_scsi_can_queue;
-	shost->cmd_per_lun = ramlld_scsi_cmd_per_lun ? ramlld_scsi_cmd_per_lun :
-			     ramlld_scsi_can_queue;
-	shost->nr_hw_queues = ramlld_scsi_submit_queues ? ramlld_scsi_submit_queues :
-			      nr_cpu_ids;
+	shost->can_queue = cfg->can_queue;
+	shost->cmd_per_lun = cfg->cmd_per_lun ? cfg->cmd_per_lun : cfg->can_queue;
+	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues : nr_cpu_ids;
 	shost->host_tagset = 1;
 
 	ret = scsi_add_host(shost, ramlld_scsi_root);
 	if (ret)
 		goto err_put;
-	ramlld_scsi_host = shost;
 	/* synchronous: the LUNs exist when the module load returns */
-	for (i = 0; i < ramlld_scsi_num_tgts; i++)
+	for (i = 0; i < cfg->num_tgts; i++)
 		scsi_scan_target(&shost->shost_gendev, 0, i, SCAN_WILD_CARD,
 				 SCSI_SCAN_INITIAL);
 	/* the scan reports nothing: a LUN it could not add (no memory) is missing */
-	for (i = 0; i < ramlld_nr_devices; i++) {
-		if (!ramlld_scsi_lun_present(shost, i)) {
-			pr_err("scsi: LUN %u:%u did not attach during the scan\n",
-			       i / ramlld_scsi_lpt, i % ramlld_scsi_lpt);
+	for (i = 0; i < group->nr_devices; i++) {
+		if (!ramlld_scsi_lun_present(shost, i, lpt)) {
+			pr_err("scsi: host%u: LUN %u:%u did not attach during the scan\n",
+			       shost->host_no, i / lpt, i % lpt);
 			ret = -ENOMEM;
 			goto err_remove;
 		}
 	}
+	for (i = 0; i < group->nr_devices; i++)
+		group->devices[i]->scsi_lun = &host->luns[i];
+	group->scsi_host = host;
 	pr_info("scsi: host%u, %u target(s) x %u LUN(s), can_queue %u, cmd_per_lun %u, %u submit queue(s)\n",
-		shost->host_no, ramlld_scsi_num_tgts, ramlld_scsi_lpt,
-		shost->can_queue, shost->cmd_per_lun, shost->nr_hw_queues);
+		shost->host_no, cfg->num_tgts, lpt, shost->can_queue,
+		shost->cmd_per_lun, shost->nr_hw_queues);
 	return 0;
 
 err_remove:
 	scsi_remove_host(shost);
-	ramlld_scsi_host = NULL;
 err_put:
 	scsi_host_put(shost);
-err_root:
-	root_device_unregister(ramlld_scsi_root);
-err_luns:
-	kfree(ramlld_scsi_luns);
-	ramlld_scsi_luns = NULL;
+err_free:
+	kfree(host);
 	return ret;
 }
 
-/* Removes every LUN: in-flight commands complete first (queue drain). */
+/* Removes every LUN of the group: in-flight commands complete first (queue drain). */
+static void ramlld_scsi_detach(struct ramlld_group *group)
+{
+	struct ramlld_scsi_host *host = group->scsi_host;
+	unsigned int i;
+
+	scsi_remove_host(host->shost);
+	scsi_host_put(host->shost);
+	for (i = 0; i < group->nr_devices; i++)
+		group->devices[i]->scsi_lun = NULL;
+	group->scsi_host = NULL;
+	kfree(host);
+}
+
+/* device_for_each_child() of an sdev: add the openers of its sd disk. */
+static int ramlld_scsi_add_openers(struct device *dev, void *data)
+{
+	if (dev->class && !strcmp(dev->class->name, "block"))
+		*(unsigned int *)data += ramlld_compat_disk_openers(dev_to_disk(dev));
+	return 0;
+}
+
+/* Whether an sd disk of the group's host is open (the configfs power=0 check). */
+static bool ramlld_scsi_busy(struct ramlld_group *group)
+{
+	struct ramlld_scsi_host *host = group->scsi_host;
+	struct scsi_device *sdev;
+	unsigned int openers = 0;
+
+	shost_for_each_device(sdev, host->shost)
+		device_for_each_child(&sdev->sdev_gendev, &openers,
+				      ramlld_scsi_add_openers);
+	return openers;
+}
+
+static int ramlld_scsi_get_host_no(struct ramlld_group *group)
+{
+	struct ramlld_scsi_host *host = group->scsi_host;
+
+	return host->shost->host_no;
+}
+
+static const struct ramlld_scsi_ops ramlld_scsi_ops = {
+	.attach		= ramlld_scsi_attach,
+	.detach		= ramlld_scsi_detach,
+	.busy		= ramlld_scsi_busy,
+	.host_no	= ramlld_scsi_get_host_no,
+};
+
+int ramlld_scsi_init(void)
+{
+	int ret;
+
+	ramlld_scsi_root = root_device_register(RAMLLD_NAME "_scsi");
+	if (IS_ERR(ramlld_scsi_root))
+		return PTR_ERR(ramlld_scsi_root);
+	ret = ramlld_scsi_register(&ramlld_scsi_ops);
+	if (ret)
+		root_device_unregister(ramlld_scsi_root);
+	return ret;
+}
+
 void ramlld_scsi_exit(void)
 {
-	scsi_remove_host(ramlld_scsi_host);
-	scsi_host_put(ramlld_scsi_host);
-	ramlld_scsi_host = NULL;
+	ramlld_scsi_unregister();
 	root_device_unregister(ramlld_scsi_root);
-	kfree(ramlld_scsi_luns);
-	ramlld_scsi_luns = NULL;
 }

@@ -716,7 +716,6 @@ static int ramlld_cdb_rw(struct cdb_ctx *c)
 	res->action = c->cdb[0] & 0x02 ? RAMLLD_CDB_WRITE : RAMLLD_CDB_READ;
 	res->lba = lba;
 	res->nr_blocks = nr;
-	res->fua = (c->cdb[0] >> 5) && (c->cdb[1] & 0x08);
 	return RAMLLD_CDB_GOOD;
 }
 

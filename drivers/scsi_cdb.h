@@ -128,7 +128,6 @@ struct ramlld_cdb_result {
 	enum ramlld_cdb_action action;	/* only with GOOD */
 	u64 lba;
 	u32 nr_blocks;
-	bool fua;
 	u32 nr_desc;			/* RAMLLD_CDB_UNMAP */
 	const u8 *block;		/* RAMLLD_CDB_FILL: one logical block */
 };

@@ -23,6 +23,7 @@
 #include <linux/vmalloc.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/blk-mq.h>
 
 #include "ramlld.h"
 #include "compat.h"
@@ -35,15 +36,14 @@ struct ramlld_lock_stripe {
 } ____cacheline_aligned_in_smp;
 
 struct ramlld_store {
-	unsigned int index;
 	bool prealloc;
+	bool throw_away_reads;		/* reads copy nothing (run time) */
+	bool throw_away_writes;		/* writes store nothing (run time) */
 	u64 capacity;			/* bytes */
 	unsigned long nr_pages;
 	struct page **pages;		/* nr_pages slots; NULL is a hole */
 	struct ramlld_lock_stripe locks[RAMLLD_LOCK_STRIPES];
 };
-
-struct ramlld_store *ramlld_stores[RAMLLD_MAX_DEVICES];
 
 u64 ramlld_store_capacity(const struct ramlld_store *store)
 {
@@ -82,8 +82,7 @@ static struct page **ramlld_store_alloc_table(unsigned long nr_pages)
 	return __vmalloc(bytes, gfp | __GFP_ZERO);
 }
 
-struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
-					 bool prealloc)
+struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc)
 {
 	struct ramlld_store *store;
 	unsigned long i, needed;
@@ -91,7 +90,6 @@ struct ramlld_store *ramlld_store_create(unsigned int index, u64 capacity_bytes,
 	store = kzalloc(sizeof(*store), GFP_KERNEL);
 	if (!store)
 		return ERR_PTR(-ENOMEM);
-	store->index = index;
 	store->prealloc = prealloc;
 	store->capacity = capacity_bytes;
 	store->nr_pages = DIV_ROUND_UP_ULL(capacity_bytes, PAGE_SIZE);
@@ -301,11 +299,19 @@ static int ramlld_store_copy_bvec(struct ramlld_store *store, u64 pos,
 	return 0;
 }
 
-/* Whether transfers in this direction skip the data (throw_away_reads/writes). */
-static inline bool ramlld_store_throw_away(bool write)
+void ramlld_store_set_throw_away(struct ramlld_store *store, bool reads,
+				 bool writes)
 {
-	return write ? READ_ONCE(ramlld_throw_away_writes) :
-		       READ_ONCE(ramlld_throw_away_reads);
+	WRITE_ONCE(store->throw_away_reads, reads);
+	WRITE_ONCE(store->throw_away_writes, writes);
+}
+
+/* Whether transfers in this direction skip the data (throw_away_reads/writes). */
+static inline bool ramlld_store_throw_away(const struct ramlld_store *store,
+					   bool write)
+{
+	return write ? READ_ONCE(store->throw_away_writes) :
+		       READ_ONCE(store->throw_away_reads);
 }
 
 int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
@@ -313,7 +319,7 @@ int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
 {
 	if (unlikely(!ramlld_store_range_ok(store, pos, bv->bv_len)))
 		return -EINVAL;
-	if (ramlld_store_throw_away(write))
+	if (ramlld_store_throw_away(store, write))
 		return 0;
 	return ramlld_store_copy_bvec(store, pos, bv, write, may_sleep);
 }
@@ -328,7 +334,7 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 
 	if (unlikely(!ramlld_store_range_ok(store, pos, bio->bi_iter.bi_size)))
 		return -EINVAL;
-	if (ramlld_store_throw_away(write))
+	if (ramlld_store_throw_away(store, write))
 		return 0;
 	/* from bi_iter: a split or cloned bio starts inside a shared bi_io_vec */
 	bio_for_each_segment(bv, bio, iter) {
@@ -340,20 +346,20 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 	return 0;
 }
 
-/* Every store has the same bad range (badblocks=); the store is for later. */
-u64 ramlld_store_first_bad(const struct ramlld_store *store, u64 pos, u64 len)
+/* Every bio of a request, in order, from pos on: the mq and SCSI request walk. */
+int ramlld_store_rw_rq(struct ramlld_store *store, struct request *rq, u64 pos,
+		       bool may_sleep)
 {
-	const struct ramlld_badrange *r;
-	u64 bad = RAMLLD_STORE_NO_BAD;
+	struct bio *bio;
+	int err;
 
-	if (!(READ_ONCE(ramlld_faults) & RAMLLD_FAULT_BADBLOCKS) || !len)
-		return bad;
-	rcu_read_lock();
-	r = rcu_dereference(ramlld_badrange);
-	if (r && pos < r->end && pos + len > r->start)
-		bad = max(pos, r->start);
-	rcu_read_unlock();
-	return bad;
+	__rq_for_each_bio(bio, rq) {
+		err = ramlld_store_rw_bio(store, bio, pos, may_sleep);
+		if (err)
+			return err;
+		pos += bio->bi_iter.bi_size;
+	}
+	return 0;
 }
 
 /* Zero [off, off + len) of a page the caller has locked. */
@@ -401,7 +407,7 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 	if (unlikely(!ramlld_store_range_ok(store, pos, len) || !block_len ||
 		     PAGE_SIZE % block_len || pos % block_len || len % block_len))
 		return -EINVAL;
-	if (READ_ONCE(ramlld_throw_away_writes))
+	if (ramlld_store_throw_away(store, true))
 		return 0;
 
 	while (len) {

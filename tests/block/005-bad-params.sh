@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: every bad module parameter fails insmod with EINVAL and a line naming it; nothing stays registered
+# what: every bad module parameter (the SCSI ones too) fails insmod with EINVAL and a line naming it; no disk was ever added (kernel log), nothing stays registered
 # where: guest
+# timeout: 400
 . "$TOP/tests/lib.sh"
 
 # insmod (not ramlld_load: the load must fail) needs ramlld's dependencies present
@@ -21,6 +22,9 @@ check_bad() {
 	[ ! -e /sys/module/ramlld ] || fail "insmod $*: /sys/module/ramlld left behind"
 	ls /dev/ramlld* >/dev/null 2>&1 && fail "insmod $*: device nodes left behind"
 	grep -q ramlld /proc/devices && fail "insmod $*: major left registered"
+	# checked before anything is made: not one disk was added and removed again
+	dmesg | grep -E "ramlld: device [0-9]+:|ramlld: scsi: host|Attached SCSI disk" &&
+		fail "insmod $*: a disk was added before the parameter was refused"
 	echo "ok: $* -> EINVAL, $(dmesg | grep -o "$name=.*" | head -1)"
 }
 
@@ -39,6 +43,26 @@ check_bad irqmode irqmode=3
 check_bad hw_queue_depth hw_queue_depth=0
 check_bad nr_hw_queues nr_hw_queues=99999
 check_bad completion_nsec completion_nsec=5000000000
+# the SCSI front end's parameters are checked with the others, before the bio and mq disks
+check_bad num_tgts mode=all nr_devices=2 num_tgts=3
+check_bad num_tgts mode=bio,scsi num_tgts=0
+check_bad luns_per_tgt mode=all nr_devices=10 num_tgts=2 luns_per_tgt=4
+check_bad luns_per_tgt mode=all luns_per_tgt=257
+check_bad can_queue mode=all can_queue=0
+check_bad can_queue mode=all can_queue=4097
+check_bad cmd_per_lun mode=all can_queue=8 cmd_per_lun=9
+check_bad submit_queues mode=all submit_queues=99999
+# the control: a good load logs a line per device, which the checks above look for
+dmesg -C
+need_modules sd_mod
+insmod "$RAMLLD_KO" mode=all nr_devices=2 capacity_mb=4 || fail "insmod mode=all nr_devices=2 failed"
+log=$(dmesg)
+rmmod ramlld
+for want in "ramlld: device 0: 4 MiB, 512-byte sectors, disks: ramlld0 ramlldmq0" \
+	"ramlld: device 1: 4 MiB, 512-byte sectors, disks: ramlld1 ramlldmq1" "ramlld: scsi: host"; do
+	grep -qF "$want" <<< "$log" || fail "a good load did not log '$want': $log"
+done
+echo "ok: a good load logs each device and the SCSI host"
 # a prealloc that cannot be met: -ENOMEM with a one-line message, nothing left
 dmesg -C
 if out=$(insmod "$RAMLLD_KO" prealloc=1 capacity_mb=1000000 2>&1); then

@@ -355,11 +355,11 @@ static void test_rw(void)
 		CHECK_EQ(res.action, RAMLLD_CDB_NONE);
 		mk_rw(cdb, len, op, 2049, 0);
 		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
-		/* FUA */
+		/* FUA: accepted, a plain transfer (the store is the medium) */
 		mk_rw(cdb, len, op, 0, 8);
 		cdb[1] = 0x08;
 		CHECK_EQ(run(cdb, len), RAMLLD_CDB_GOOD);
-		CHECK(res.fua);
+		CHECK_EQ(res.nr_blocks, 8);
 		/* RDPROTECT/WRPROTECT: no protection information */
 		cdb[1] = 0x20;
 		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
