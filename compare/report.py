@@ -4,12 +4,14 @@
 # fio JSON, /proc/stat deltas, queue read-backs, btt and perf summaries, and writes results.csv,
 # results.json, report.md and PNG plots; prints a short headline summary.
 """Usage: report.py [--quiet] DIR
-       report.py --perf-parents
+       report.py --perf-parents [DIR]
 
 DIR is a folder written by compare/guest-run (through compare/run). Nothing but DIR is read;
 DIR/results.csv, DIR/results.json, DIR/report.md and DIR/*.png are (re)written.
 --perf-parents prints the regex compare/guest-run gives `perf report --parent` for the
-drivers' own share (its file, perf-driver.txt, is read here).
+drivers' own share, from DIR's targets.tsv or the target files beside this script (its file,
+perf-driver.txt, is read here). Nothing but DIR is read (a folder without targets.tsv: the
+target files beside this script say what each target is).
 """
 
 import csv
@@ -25,27 +27,10 @@ METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_
            "cpu_us_per_io_fio", "cpu_us_per_io_stat"]
 QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
               "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
-TARGET_ORDER = ["ramlld-bio", "ramlld-mq", "ramlld-scsi", "ramlld-bio-tar", "ramlld-mq-tar",
-                "ramlld-scsi-tar", "brd", "nullb-bio", "nullb-mq", "nullb-mq-nodata", "sdebug",
-                "sdebug-norwlock", "sdebug-fakerw", "lio", "nvme", "host"]
-TARGET_DESC = {
-    "ramlld-bio": "ramlld mode=bio (submit_bio, no request queue)",
-    "ramlld-mq": "ramlld mode=mq (blk-mq, queue_rq)",
-    "ramlld-scsi": "ramlld mode=scsi (sd + SCSI midlayer + blk-mq), same store",
-    "ramlld-bio-tar": "ramlld bio, throw_away_reads=1 throw_away_writes=1",
-    "ramlld-mq-tar": "ramlld mq, throw_away_reads=1 throw_away_writes=1",
-    "ramlld-scsi-tar": "ramlld scsi, throw_away_reads=1 throw_away_writes=1",
-    "brd": "brd (in-kernel RAM disk, bio)",
-    "nullb-bio": "null_blk queue_mode=0 memory_backed=1",
-    "nullb-mq": "null_blk queue_mode=2 memory_backed=1 (device lock across copies, BLOCKING)",
-    "nullb-mq-nodata": "null_blk queue_mode=2 memory_backed=0 (no data: the ceiling)",
-    "sdebug": "scsi_debug delay=0 fake_rw=0",
-    "sdebug-norwlock": "scsi_debug delay=0 fake_rw=0 no_rwlock=1",
-    "sdebug-fakerw": "scsi_debug delay=0 fake_rw=1 (no data)",
-    "lio": "LIO rd_mcp behind tcm_loop (seed 000's stack)",
-    "nvme": "QEMU-emulated NVMe",
-    "host": "host device(s) named with --host",
-}
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
+# into a results folder's targets.tsv (one line a target: name, then these).
+TARGET_KEYS = ["desc", "group", "order", "levels", "load", "precondition", "own-functions"]
 # perf symbol classes: (name, regex); first match wins. Driver prefixes per reference.
 CLASSES = [
     ("idle", r"^(native_safe_halt|default_idle|default_idle_call|cpu_idle|do_idle|acpi_idle|"
@@ -70,6 +55,45 @@ def read_env(path):
     except OSError:
         pass
     return d
+
+
+def read_target_file(path):
+    """The '# key: value' header lines of a target file (those of TARGET_KEYS)."""
+    h = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            mo = re.match(r"# ([a-z-]+): *(.*?)\s*$", line)
+            if mo and mo.group(1) in TARGET_KEYS:
+                h[mo.group(1)] = mo.group(2)
+    return h
+
+
+def load_targets(root=None):
+    """name -> header of every target: from root/targets.tsv (compare/guest-run writes it, so
+    that the report is a function of the results folder), else from the target files beside
+    this script (a folder from before targets.tsv, or no folder)."""
+    tsv = os.path.join(root, "targets.tsv") if root else None
+    targets = {}
+    if tsv and os.path.isfile(tsv):
+        with open(tsv, encoding="utf-8") as f:
+            for line in f:
+                w = line.rstrip("\n").split("\t")
+                if len(w) == len(TARGET_KEYS) + 1:
+                    targets[w[0]] = dict(zip(TARGET_KEYS, w[1:]))
+        return targets
+    for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
+        targets[os.path.basename(path)[:-3]] = read_target_file(path)
+    return targets
+
+
+def torder(targets):
+    """Sort key of target names: each file's order, unknown names last."""
+    def key(t):
+        o = (targets.get(t) or {}).get("order", "")
+        return (int(o) if o.isdigit() else 10 ** 9, t)
+    return key
 
 
 def mean_std(xs):
@@ -179,11 +203,7 @@ def load_runs(root, meta):
     return runs
 
 
-def torder(t):
-    return (TARGET_ORDER.index(t) if t in TARGET_ORDER else len(TARGET_ORDER), t)
-
-
-def aggregate(runs):
+def aggregate(runs, targets):
     cells = {}
     for r in runs:
         cells.setdefault((r["target"], r["profile"], r["workload"], r["section"]), []).append(r)
@@ -202,7 +222,8 @@ def aggregate(runs):
         ref = idx.get((REF, c["profile"], c["workload"], c["section"]))
         c["ratio_to_bio"], c["ratio_to_bio_std"] = (
             ratio(c["iops"], c["iops_std"], ref["iops"], ref["iops_std"]) if ref else (None, None))
-    out.sort(key=lambda c: (c["workload"], c["section"], c["profile"], torder(c["target"])))
+    tkey = torder(targets)
+    out.sort(key=lambda c: (c["workload"], c["section"], c["profile"], tkey(c["target"])))
     return out, idx
 
 
@@ -272,22 +293,11 @@ def parse_perf(path):
 
 
 # The breakdown's second perf pass (compare/guest-run, `perf report --sort parent -p
-# "$(report.py --perf-parents)"`) gives each sample to the nearest function of its callchain,
+# "$(report.py --perf-parents DIR)"`) gives each sample to the nearest function of its callchain,
 # walking up from the sampled one, that is a driver's own code, a completion call of the block
 # layer or midlayer that drivers hand back to, or an interrupt entry. Names, not modules: tail
 # calls (scsi_debug_queuecommand -> schedule_resp) leave the entry point out of the chain.
-# Each target's own functions (target name prefix -> full-name pattern). Every function of
-# ramlld.ko starts with ramlld_: scsi_cdb.c's were resp_*, which scsi_debug's pattern took.
-DRIVER_FUNCS = {
-    "ramlld-": r"ramlld_.*",
-    "brd": r"brd_.*|copy_(to|from)_brd",
-    "nullb-": r"null_.*|nullb_.*|copy_(to|from)_nullb",
-    "sdebug": r"scsi_debug_.*|sdebug_.*|sdeb_.*|schedule_resp|resp_.*|do_device_access|"
-              r"fill_from_dev_buffer|fetch_to_dev_buffer|check_device_access_params|"
-              r"lba2fake_store|devip2sip",
-    "lio": r"tcm_loop_.*|target_.*|transport_.*|sbc_.*|rd_.*",
-    "nvme": r"nvme_.*",
-}
+# Each target's own functions: the "# own-functions:" line of its file (compare/targets/).
 HANDBACKS = (r"scsi_done|scsi_done_direct|scsi_done_internal|scsi_complete|scsi_finish_command|"
              r"scsi_io_completion|scsi_end_request|blk_mq_complete_request|"
              r"blk_mq_complete_request_remote|blk_mq_end_request|__blk_mq_end_request|"
@@ -295,18 +305,19 @@ HANDBACKS = (r"scsi_done|scsi_done_direct|scsi_done_internal|scsi_complete|scsi_
 IRQ_ENTRIES = r"asm_sysvec_.*|asm_common_interrupt|irq_exit_rcu|__irq_exit_rcu|handle_softirqs|__do_softirq"
 
 
-def perf_parents():
-    """The extended regex for perf report's --parent: every driver's functions, the hand-backs
-    and the interrupt entries."""
-    return "^(" + "|".join(list(DRIVER_FUNCS.values()) + [HANDBACKS, IRQ_ENTRIES]) + ")$"
+def perf_parents(targets):
+    """The extended regex for perf report's --parent: every target's own functions, the
+    hand-backs and the interrupt entries."""
+    own = sorted({t.get("own-functions", "") for t in targets.values()} - {""})
+    return "^(" + "|".join(own + [HANDBACKS, IRQ_ENTRIES]) + ")$"
 
 
-def parse_perf_driver(path, perf, target):
-    """The driver's own share of the busy samples (its functions and what they call, less what
-    it hands back to the block layer or midlayer) and the Amdahl ceiling it sets: the most any
-    driver doing the same job at no cost could run faster on this path, busy / (busy - own)."""
-    rx = next((r for prefix, r in DRIVER_FUNCS.items() if target.startswith(prefix)), None)
-    if rx is None or not perf:
+def parse_perf_driver(path, perf, own_rx):
+    """The driver's own share of the busy samples (own_rx: its functions, and what they call,
+    less what it hands back to the block layer or midlayer) and the Amdahl ceiling it sets: the
+    most any driver doing the same job at no cost could run faster on this path,
+    busy / (busy - own)."""
+    if not own_rx or not perf:
         return None
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -316,21 +327,23 @@ def parse_perf_driver(path, perf, target):
         return None
     if not rows:
         return None
-    own = sum(pct for pct, name in rows if re.fullmatch(rx, name))
+    own = sum(pct for pct, name in rows if re.fullmatch(own_rx, name))
     busy = 100.0 - perf["share_pct"]["idle"]
     if busy <= own:
         return None
     return {"own_pct": own, "own_of_busy_pct": own * 100 / busy, "ceiling": busy / (busy - own)}
 
 
-def load_breakdown(root):
+def load_breakdown(root, targets=None):
+    targets = load_targets(root) if targets is None else targets
     bd = {}
     for d in sorted(glob.glob(os.path.join(root, "breakdown", "*"))):
         t = os.path.basename(d)
         perf = parse_perf(os.path.join(d, "perf.txt"))
         prof = read_env(os.path.join(d, "profile.env")).get("profile", "default")
         bd[t] = {"btt": parse_btt(os.path.join(d, "btt.txt")), "perf": perf, "profile": prof,
-                 "driver": parse_perf_driver(os.path.join(d, "perf-driver.txt"), perf, t),
+                 "driver": parse_perf_driver(os.path.join(d, "perf-driver.txt"), perf,
+                                             (targets.get(t) or {}).get("own-functions")),
                  "queue": read_queue(os.path.join(d, "queue.txt"))}
     return bd
 
@@ -432,9 +445,10 @@ def build(root):
     except OSError:
         pass
     runs = load_runs(root, meta)
-    cells, idx = aggregate(runs)
-    bd = load_breakdown(root)
-    targets = sorted({c["target"] for c in cells}, key=torder)
+    tmeta = load_targets(root)
+    cells, idx = aggregate(runs, tmeta)
+    bd = load_breakdown(root, tmeta)
+    targets = sorted({c["target"] for c in cells}, key=torder(tmeta))
     profiles = sorted({c["profile"] for c in cells}, key=lambda p: (p != "default", p))
     midlayer = [x for x in (rel_cost(idx, p) for p in profiles) if x]
     midlayer_fio = [x for x in (rel_cost(idx, p, metric="cpu_us_per_io_fio") for p in profiles) if x]
@@ -456,7 +470,8 @@ def build(root):
                               "a_iops": ca["iops"], "a_std": ca["iops_std"], "b_iops": cb["iops"],
                               "b_std": cb["iops_std"], "ratio": r, "ratio_std": rs,
                               "goal": goals.get(s)})
-    return {"meta": meta, "notes": notes, "targets": targets, "profiles": profiles,
+    return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
+            "profiles": profiles,
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench}, idx
 
@@ -565,8 +580,9 @@ def report_md(res, idx, plots):
         L += [f"- **{n['kind']}** {n['target']}: {n['text']}" for n in res["notes"]]
         L.append("")
     L.append("## Targets")
-    L.append(table(["target", "what", "queue settings (default profile, read back)"],
-                   [[t, TARGET_DESC.get(t, ""),
+    tm = res["target_meta"]
+    L.append(table(["target", "group", "what", "queue settings (default profile, read back)"],
+                   [[t, (tm.get(t) or {}).get("group", "-"), (tm.get(t) or {}).get("desc", ""),
                      qline(next((c["queue"] for c in res["cells"]
                                  if c["target"] == t and c["profile"] == "default"),
                                 next((c["queue"] for c in res["cells"] if c["target"] == t), None)))]
@@ -681,7 +697,7 @@ def report_md(res, idx, plots):
                 f"`{f['symbol']}` {fmt(f['pct'], 2)}%" for f in sc["scsi_functions"]) + ".")
         L.append("")
     rows = []
-    for t in sorted(res["breakdown"], key=torder):
+    for t in sorted(res["breakdown"], key=torder(res["target_meta"])):
         b = res["breakdown"][t]["btt"] or {}
         rows.append([t] + [fmt(b[k]["avg_us"]) if k in b else "-"
                            for k in ("Q2G", "G2I", "I2D", "D2C", "Q2C")]
@@ -692,7 +708,7 @@ def report_md(res, idx, plots):
         L.append(table(["target", "Q2G", "G2I", "I2D", "D2C", "Q2C", "N"], rows))
         L.append("")
     rows = []
-    for t in sorted(res["breakdown"], key=torder):
+    for t in sorted(res["breakdown"], key=torder(res["target_meta"])):
         pf = res["breakdown"][t]["perf"]
         if not pf:
             continue
@@ -835,8 +851,8 @@ def main(argv):
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__.strip())
         return 0
-    if argv == ["--perf-parents"]:
-        print(perf_parents())
+    if argv[:1] == ["--perf-parents"] and len(argv) <= 2:
+        print(perf_parents(load_targets(argv[1] if len(argv) == 2 else None)))
         return 0
     if len(args) != 1:
         print("report.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)

@@ -57,14 +57,15 @@ if "1.25x" not in txt or "goal above it" not in txt:
 if "goal above" in report.ceiling_text(bd, 1.2):
     sys.exit("a 1.2x goal under a 1.25x ceiling is flagged")
 # no driver file, or a target with no driver functions (--host): no ceiling, not a crash
-if report.parse_perf_driver("/nonexistent", bd["perf"], "sdebug") is not None:
+targets = report.load_targets()
+if report.parse_perf_driver("/nonexistent", bd["perf"], targets["sdebug"]["own-functions"]) is not None:
     sys.exit("a missing perf-driver.txt gave a ceiling")
 if report.parse_perf_driver(sys.argv[2] + "/breakdown/sdebug-norwlock/perf-driver.txt",
-                            bd["perf"], "host") is not None:
+                            bd["perf"], targets["host"]["own-functions"]) is not None:
     sys.exit("the host target got a driver share")
 # the regex perf gets covers every driver's names, the hand-backs and interrupt entries
 import re
-rx = report.perf_parents()
+rx = report.perf_parents(targets)
 for name, want in (("schedule_resp", True), ("ramlld_store_copy_bvec", True), ("scsi_done", True),
                    ("handle_softirqs", True), ("scsi_queue_rq", False), ("memcpy_erms", False)):
     if bool(re.fullmatch(rx, name)) != want:

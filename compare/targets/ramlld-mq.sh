@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2154
+# compare target ramlld-mq, sourced by compare/guest-run (docs/usage.md: "Adding a target").
+# desc: ramlld mode=mq (blk-mq, queue_rq)
+# group: ramlld
+# order: 20
+# levels: quick default full
+# load: ramlld
+# precondition: yes
+# own-functions: ramlld_.*
+
+# shellcheck source=compare/targets/common/ramlld.sh
+. "$TARGETS_DIR/common/ramlld.sh"
+target_setup() { ramlld_load; }
+target_teardown() { ramlld_unload; }
+target_devices() { ramlld_devices mq 0; }

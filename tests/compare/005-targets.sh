@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/targets/*.sh: each file declares its header and functions, guest-run and report.py list the targets from the files alone, a new file is a new target, a bogus file is refused naming it and what is wrong
+# where: host
+# timeout: 600
+# requires: python3
+. "$TOP/tests/lib.sh"
+
+gr=$TOP/compare/guest-run
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# 1. The files, as listed by guest-run, as parsed by report.py (each its own parser).
+mapfile -t files < <(cd "$TOP/compare/targets" && ls -- *.sh)
+[ ${#files[@]} -ge 15 ] || fail "only ${#files[@]} target files in compare/targets"
+"$gr" --list-targets > "$dir/list.tsv" || fail "guest-run --list-targets failed"
+python3 - "$TOP/compare" "$dir/list.tsv" "${files[@]}" << 'EOF' || fail "the target files' headers"
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+listed = [line.rstrip("\n").split("\t") for line in open(sys.argv[2])]
+names = sorted(f[:-3] for f in sys.argv[3:])
+if sorted(r[0] for r in listed) != names:
+    sys.exit(f"guest-run lists {sorted(r[0] for r in listed)}, the files are {names}")
+groups = {"ramlld", "block", "scsi", "stack", "device", "host"}
+targets = report.load_targets()
+if sorted(targets) != names:
+    sys.exit(f"report.load_targets() gives {sorted(targets)}, the files are {names}")
+for row in listed:
+    name, fields = row[0], dict(zip(report.TARGET_KEYS, row[1:]))
+    h = report.read_target_file(os.path.join(sys.argv[1], "targets", name + ".sh"))
+    for k in report.TARGET_KEYS:
+        if k != "own-functions" and not h.get(k):
+            sys.exit(f"{name}.sh declares no '# {k}:'")
+    if fields != h or targets[name] != h:
+        sys.exit(f"{name}: guest-run {fields} / report.py {targets[name]} / file {h} differ")
+    if h["group"] not in groups or not h["order"].isdigit() or h["precondition"] not in ("yes", "no"):
+        sys.exit(f"{name}: bad group, order or precondition: {h}")
+    if h["levels"] != "-" and not set(h["levels"].split()) <= {"quick", "default", "full"}:
+        sys.exit(f"{name}: bad levels {h['levels']!r}")
+orders = [int(r[3]) for r in listed]
+if orders != sorted(orders):
+    sys.exit(f"guest-run lists the targets out of order: {orders}")
+print(f"ok: {len(listed)} targets, the same in the files, guest-run and report.py: "
+      + " ".join(r[0] for r in listed))
+EOF
+
+# Each file defines the functions guest-run calls (sourced alone, as guest-run sources it).
+for f in "${files[@]}"; do
+	missing=$(TARGETS_DIR=$TOP/compare/targets bash -c 'source "$1" > /dev/null || exit 1
+		for fn in target_setup target_teardown target_devices; do declare -F "$fn" > /dev/null || echo "$fn"; done' \
+		_ "$TOP/compare/targets/$f") || fail "sourcing $f failed"
+	[ -z "$missing" ] || fail "$f defines no $missing"
+done
+echo "ok: every file defines target_setup, target_teardown and target_devices"
+
+# Each level's targets are those whose file lists the level, in the files' order.
+for level in quick default full; do
+	want=$(awk -F'\t' -v l="$level" '$3 != "host" && (" " $5 " ") ~ (" " l " ") { printf "%s ", $1 }' "$dir/list.tsv")
+	got=$("$gr" --out "$dir" --level "$level" --print-targets)
+	expect_eq "level $level's targets" "$want" "$got "
+done
+
+# 2. A new target is one new file: it is listed, selectable, and reaches the report's table.
+cp -r "$TOP/compare/targets" "$dir/t"
+sed -e 's/^# desc: .*/# desc: a second brd, for the test/' -e 's/^# order: .*/# order: 101/' \
+	"$TOP/compare/targets/brd.sh" > "$dir/t/brd-copy.sh"
+export COMPARE_TARGETS_DIR=$dir/t
+list=$("$gr" --list) || fail "guest-run --list failed with brd-copy.sh"
+grep -q "^targets: .* brd brd-copy nullb-bio " <<< "$list" || fail "guest-run --list: $list"
+"$gr" --out "$dir" --level quick --targets brd-copy --only qd32 --check-only ||
+	fail "--targets brd-copy refused"
+mkdir "$dir/res"
+"$gr" --list-targets > "$dir/res/targets.tsv"
+python3 - "$TOP/compare" "$dir/res" << 'EOF' || fail "report.py does not see the new target"
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+t = report.load_targets(sys.argv[2])["brd-copy"]
+assert t["desc"] == "a second brd, for the test" and t["group"] == "block", t
+order = sorted(report.load_targets(sys.argv[2]), key=report.torder(report.load_targets(sys.argv[2])))
+assert order.index("brd-copy") == order.index("brd") + 1, order
+print(f"ok: report.py reads brd-copy from the results folder: {t['desc']}, group {t['group']}")
+EOF
+rm "$dir/t/brd-copy.sh"
+
+# 3. Bogus files are refused (exit 2) by --list (the first also by --check-only and compare/run),
+# naming the file and what is wrong.
+cmds=("$gr --list" "$gr --out $dir --level quick --check-only" "$TOP/compare/run --list")
+refused() { # WANT SED-ARGS...: a bogus.sh made from brd.sh by sed SED-ARGS
+	local want=$1 msg rc=0 cmd
+	shift
+	sed "$@" "$TOP/compare/targets/brd.sh" > "$dir/t/bogus.sh"
+	for cmd in "${cmds[@]}"; do
+		rc=0
+		msg=$($cmd 2>&1) || rc=$?
+		[ "$rc" = 2 ] || fail "$cmd with a bogus target file ($want) exited $rc, expected 2: $msg"
+		grep -qF "bogus.sh" <<< "$msg" || fail "$cmd: message does not name bogus.sh: $msg"
+		grep -qF -- "$want" <<< "$msg" || fail "$cmd: message lacks '$want': $msg"
+	done
+	echo "ok: refused: $msg"
+	rm "$dir/t/bogus.sh"
+}
+refused "no '# KEY: value' header line for: group" -e '/^# group:/d'
+cmds=("$gr --list")
+refused "bad group 'blok' (allowed: ramlld block scsi stack device host)" -e 's/^# group: .*/# group: blok/'
+refused "unknown header key 'grup'" -e 's/^# group:/# grup:/'
+refused "bad order 'first'" -e 's/^# order: .*/# order: first/'
+refused "bad level 'quik'" -e 's/^# levels: .*/# levels: quik default/'
+refused "bad precondition 'maybe' (allowed: yes no)" -e 's/^# precondition: .*/# precondition: maybe/'
+refused "no function target_teardown" -e 's/^target_teardown()/teardown()/'
+refused "no function target_devices" -e '/^target_devices() {$/,/^}$/d'
+refused "sourcing it failed" -e 's/^target_devices() {$/target_devices() { (/'
+sed 's/^# order: .*/# order: 999/' "$TOP/compare/targets/brd.sh" > "$dir/t/Bad_Name.sh"
+msg=$("$gr" --list 2>&1) && fail "a file named Bad_Name.sh was accepted"
+grep -qF "bad target name 'Bad_Name'" <<< "$msg" || fail "Bad_Name.sh: $msg"
+echo "ok: refused: $msg"
+rm "$dir/t/Bad_Name.sh"
+"$gr" --list > /dev/null || fail "the copied targets folder is refused after the bogus files went"
+echo "ok: every target file declares what it must; bogus ones are refused with the reason"
