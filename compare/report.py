@@ -3,23 +3,21 @@
 # compare/report.py: the comparison's report, a pure function of a results folder: reads the raw
 # fio JSON, /proc/stat deltas, queue read-backs, btt and perf summaries, and writes results.csv,
 # results.json, report.md and PNG plots; prints a short headline summary.
-"""Usage: report.py [--quiet] DIR
-       report.py --perf-parents [DIR]
+"""The comparison's report of a results folder.
 
-DIR is a folder written by compare/guest-run (through compare/run). Nothing but DIR is read;
+DIR is a folder written by compare/guest-run (through compare/run). Nothing but DIR is read
+(a folder without targets.tsv: the target files beside this script say what each target is);
 DIR/results.csv, DIR/results.json, DIR/report.md and DIR/*.png are (re)written.
---perf-parents prints the regex compare/guest-run gives `perf report --parent` for the
-drivers' own share, from DIR's targets.tsv or the target files beside this script (its file,
-perf-driver.txt, is read here). Nothing but DIR is read (a folder without targets.tsv: the
-target files beside this script say what each target is).
 """
 
+import argparse
 import csv
 import glob
 import json
 import math
 import os
 import re
+import statistics
 import sys
 
 REF = "ramlld-bio"          # the ratio column's reference target
@@ -97,13 +95,11 @@ def torder(targets):
 
 
 def mean_std(xs):
+    """Mean and sample standard deviation (0 for one value; None, None for none)."""
     xs = [x for x in xs if x is not None]
     if not xs:
         return None, None
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return m, 0.0
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    return statistics.fmean(xs), statistics.stdev(xs) if len(xs) > 1 else 0.0
 
 
 def ratio(a, sa, b, sb):
@@ -412,16 +408,16 @@ BENCH_TARGETS = {
 }
 
 
-# Student's t, one-sided 95 %, by degrees of freedom (larger df: the nearest smaller entry)
-T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 1.860, 9: 1.833,
-       10: 1.812, 12: 1.782, 15: 1.753, 20: 1.725, 30: 1.697, 60: 1.671}
-
-
 def mean_bounds95(xs):
-    """One-sided 95 % confidence bounds (lower, upper) on the mean of xs (n >= 2)."""
+    """One-sided 95 % confidence bounds (lower, upper) on the mean of xs (n >= 2): Student's t
+    with n - 1 degrees of freedom (SciPy)."""
+    try:
+        from scipy import stats
+    except ImportError:
+        sys.exit("report.py: the 95 % bounds need SciPy: apt-get install python3-scipy "
+                 "(tools/deps), and run Debian's python3")
     m, sd = mean_std(xs)
-    t = T95[max(k for k in T95 if k <= len(xs) - 1)]
-    half = t * sd / math.sqrt(len(xs))
+    half = float(stats.t.ppf(0.95, len(xs) - 1)) * sd / math.sqrt(len(xs))
     return m - half, m + half
 
 
@@ -847,24 +843,25 @@ def write_csv(root, res):
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("-")]
-    if any(a in ("-h", "--help") for a in argv):
-        print(__doc__.strip())
+    ap = argparse.ArgumentParser(prog="report.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir", metavar="DIR", nargs="?", help="the results folder")
+    ap.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    ap.add_argument("--perf-parents", action="store_true",
+                    help="print the regex compare/guest-run gives `perf report --parent` for the "
+                         "drivers' own share (every target's own functions, from DIR's "
+                         "targets.tsv or the target files), and nothing else")
+    a = ap.parse_args(argv)
+    if a.perf_parents:
+        if a.dir and not os.path.isdir(a.dir):
+            ap.error(f"no results folder '{a.dir}'")
+        print(perf_parents(load_targets(a.dir)))
         return 0
-    if argv[:1] == ["--perf-parents"] and len(argv) <= 2:
-        print(perf_parents(load_targets(argv[1] if len(argv) == 2 else None)))
-        return 0
-    if len(args) != 1:
-        print("report.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)
-        return 2
-    bad = [a for a in argv if a.startswith("-") and a not in ("--quiet", "-h", "--help")]
-    if bad:
-        print(f"report.py: unknown option '{bad[0]}' (allowed: --quiet --help)", file=sys.stderr)
-        return 2
-    root = args[0]
+    if not a.dir:
+        ap.error("give one results folder (DIR)")
+    root = a.dir
     if not os.path.isdir(root):
-        print(f"report.py: no results folder '{root}'", file=sys.stderr)
-        return 2
+        ap.error(f"no results folder '{root}'")
     res, idx = build(root)
     made = plots(root, res, idx)
     write_csv(root, res)
@@ -872,7 +869,7 @@ def main(argv):
         json.dump(res, f, indent=1, default=str)
     with open(os.path.join(root, "report.md"), "w") as f:
         f.write(report_md(res, idx, made))
-    if "--quiet" not in argv:
+    if not a.quiet:
         print(f"report.py: {len(res['cells'])} cells, {len(res['targets'])} targets, "
               f"{len(res['profiles'])} profiles -> {os.path.join(root, 'report.md')}")
         for h in headline(res, idx):

@@ -33,7 +33,11 @@ cat > "$bd/perf-driver.txt" << 'EOF'
 EOF
 echo "profile=seed-001" > "$bd/profile.env"
 
-python3 - "$TOP/compare" "$dir" << 'EOF' || fail "report.py's arithmetic"
+# Debian's python3 (python3-scipy, for Student's t), whichever comes first in PATH otherwise
+py=python3
+command -v /usr/bin/python3 > /dev/null && py=/usr/bin/python3
+"$py" -c 'import scipy' || fail "$py has no SciPy (tools/deps installs python3-scipy)"
+"$py" - "$TOP/compare" "$dir" << 'EOF' || fail "report.py's arithmetic"
 import math, sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
@@ -78,11 +82,14 @@ pr = report.paired_ratios(ca, cb)
 if pr != [1.5, 1.2]:
     sys.exit(f"paired ratios {pr}, expected [1.5, 1.2]")
 print(f"ok: paired ratios {pr}")
-# one-sided 95 % bounds: mean 1.35, sd 0.2121, t(1 df) = 6.314
+# one-sided 95 % bounds: mean 1.35, sd 0.2121, t(0.95, 1 df) = 6.3137515 (tables: 6.314)
 lo, hi = report.mean_bounds95(pr)
-half = 6.314 * math.sqrt(0.045) / math.sqrt(2)
+half = 6.313751514675 * math.sqrt(0.045) / math.sqrt(2)
 near(lo, 1.35 - half, "lower 95 % bound")
 near(hi, 1.35 + half, "upper 95 % bound")
+# 4 df: 2.131847 (tables: 2.132)
+lo, hi = report.mean_bounds95([1.0, 1.1, 1.2, 1.3, 1.4])
+near(hi - 1.2, 2.131846786 * math.sqrt(0.025) / math.sqrt(5), "95 % half width, 4 df")
 for lo, hi, goal, want in ((1.26, 1.6, 1.25, "met"), (0.9, 1.2, 1.25, "NOT met"),
                            (1.1, 1.4, 1.25, "inconclusive")):
     got = report.bench_verdict({"paired": 5, "lo95": lo, "hi95": hi, "goal": goal,
