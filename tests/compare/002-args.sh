@@ -3,6 +3,7 @@
 # what: compare/run and compare/guest-run refuse bad arguments with a message naming the bad value and the allowed ones
 # where: host
 # requires: python3
+# timeout: 300
 . "$TOP/tests/lib.sh"
 
 check_refused() { # WANT CMD...: CMD must exit 2 and print WANT
