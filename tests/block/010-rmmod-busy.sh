@@ -14,7 +14,7 @@ for dev in /dev/ramlld0 /dev/ramlldmq0; do
 	echo "ok: rmmod refused while $dev open: $(cat /tmp/err)"
 done
 fio --name=busy --filename=/dev/ramlldmq0 --direct=1 --ioengine=libaio --iodepth=4 \
-	--rw=randrw --bs=4k --size=16M --time_based --runtime=20 --output-format=json --output=/tmp/fio.json &
+	--rw=randrw --bs=4k --size=16M --time_based --runtime=120 --output-format=json --output=/tmp/fio.json &
 pid=$!
 # rmmod is only refused once fio holds the disk open
 for i in $(seq 100); do
@@ -23,7 +23,12 @@ for i in $(seq 100); do
 done
 [ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ] || fail "fio did not open the disk within 10 s"
 refused=0
-for i in 1 2 3; do rmmod ramlld 2>/dev/null || refused=$((refused + 1)); sleep 0.3; done
+for i in 1 2 3; do
+	# fio runs until killed below (120 s at most): each attempt is made under I/O
+	kill -0 $pid 2> /dev/null || fail "fio ended before rmmod attempt $i"
+	rmmod ramlld 2>/dev/null || refused=$((refused + 1))
+	sleep 0.3
+done
 kill -TERM $pid  # background jobs of a script ignore SIGINT
 wait $pid || true
 python3 -c 'import json,sys; t=open("/tmp/fio.json").read(); j=json.loads(t[t.index("{"):])["jobs"][0]; print("fio: error", j["error"], "ios", j["read"]["total_ios"] + j["write"]["total_ios"]); sys.exit(j["error"] != 0 or j["read"]["total_ios"] == 0)' ||

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # what: bad badblocks, every_nth and timeout_nth values are refused with EINVAL and a line naming the parameter, at load and at run time, and change nothing
 # where: guest
+# timeout: 300
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/faults/faults-lib.bash"
 
