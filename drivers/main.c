@@ -236,11 +236,18 @@ static int __init ramlld_init(void)
 		goto err_scsi;
 	}
 	ramlld_load_group = group;
+	ret = ramlld_configfs_init();
+	if (ret)
+		goto err_group;
 	pr_info("%u store(s) of %lu MiB, %u-byte sectors, mode=%s\n",
 		ramlld_nr_devices, ramlld_params.capacity_mb,
 		ramlld_params.sector_size, ramlld_mode);
 	return 0;
 
+err_group:
+	mutex_lock(&ramlld_lock);
+	ramlld_group_destroy(ramlld_load_group);
+	mutex_unlock(&ramlld_lock);
 err_scsi:
 	ramlld_scsi_exit();
 err_devices:
@@ -250,6 +257,7 @@ err_devices:
 
 static void __exit ramlld_exit(void)
 {
+	ramlld_configfs_exit();
 	mutex_lock(&ramlld_lock);
 	ramlld_group_destroy(ramlld_load_group);
 	mutex_unlock(&ramlld_lock);

@@ -59,6 +59,11 @@ need_modules() {
 _ramlld_on_exit() {
 	local rc=$?
 	if [ "$rc" -ne 0 ] && [ -d /sys/module/ramlld ]; then
+		# configfs devices hold the module: remove them first
+		local d
+		for d in /sys/kernel/config/ramlld/*/; do
+			rmdir "$d" 2> /dev/null || true
+		done
 		if ! rmmod ramlld 2> /dev/null; then
 			sleep 1
 			rmmod ramlld 2> /dev/null || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
