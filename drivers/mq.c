@@ -58,6 +58,9 @@ static blk_status_t ramlld_mq_do_request(struct ramlld_device *dev,
 	default:
 		return BLK_STS_NOTSUPP;
 	}
+	/* REQ_NOWAIT: the submitter retries where it may wait for memory */
+	if (unlikely(err == -ENOMEM && !may_sleep && (rq->cmd_flags & REQ_NOWAIT)))
+		return BLK_STS_AGAIN;
 	return ramlld_store_errno_to_blk_status(err);
 }
 

@@ -289,7 +289,7 @@ void ramlld_store_set_throw_away(struct ramlld_store *store, bool reads,
  * offset pos and its pages; write picks the direction for a bio_vec.
  * Return 0, -EINVAL for a range outside the store, -ENOMEM when a lazily
  * allocated page cannot be had (the caller fails the I/O). may_sleep: the
- * caller may sleep (GFP_NOIO), else GFP_ATOMIC; neither sleeps when
+ * caller may sleep (GFP_NOIO), else GFP_NOWAIT; neither sleeps when
  * may_sleep is false.
  */
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,

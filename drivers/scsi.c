@@ -11,7 +11,9 @@
  *
  * queuecommand() does all the work before it returns: it runs in atomic
  * context (blk-mq dispatch under RCU), takes no host lock, never sleeps and
- * only allocates (GFP_ATOMIC) a bounce page for the rare non-media commands.
+ * only allocates (GFP_NOWAIT) a bounce buffer for the rare non-media
+ * commands: when it cannot be had, SCSI_MLQUEUE_HOST_BUSY has the midlayer
+ * retry the command later, as nothing was done yet.
  * Completion, by irqmode:
  *   0  scsi_done_direct(): in queuecommand's context, no softirq, no IPI;
  *   1  scsi_done(): blk_mq_complete_request(), so rq_affinity applies;
@@ -206,7 +208,7 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 	dout_len = ramlld_cdb_dout_len(&lun->cdb, sc->cmnd, sc->cmd_len);
 	din_cap = ramlld_cdb_din_len(sc->cmnd, sc->cmd_len);
 	if (unlikely(dout_len || din_cap)) {
-		buf = kmalloc(RAMLLD_CDB_BUF_LEN, GFP_ATOMIC);
+		buf = kmalloc(RAMLLD_CDB_BUF_LEN, GFP_NOWAIT | __GFP_NOWARN);
 		if (!buf)
 			return SCSI_MLQUEUE_HOST_BUSY;
 		if (sc->sc_data_direction != DMA_TO_DEVICE)
@@ -246,7 +248,12 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 	}
 	err = ramlld_scsi_do_action(lun, sc, &res, buf);
 	if (unlikely(err)) {
-		/* a lazily allocated page was not to be had (GFP_ATOMIC) */
+		/*
+		 * A lazily allocated page was not to be had (GFP_NOWAIT, or
+		 * the memory reserve): failed as a thin-provisioned disk out
+		 * of space would, not retried, so that a full machine gets
+		 * write errors rather than a command that never ends.
+		 */
 		ramlld_cdb_set_sense(&lun->cdb, &res, RAMLLD_SK_DATA_PROTECT,
 				     RAMLLD_ASC_SPACE_ALLOC_FAILED);
 		ramlld_scsi_set_sense(sc, &res);

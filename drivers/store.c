@@ -149,7 +149,9 @@ void ramlld_store_destroy(struct ramlld_store *store)
 /*
  * The page at idx for a write, allocated if it is a hole. may_sleep picks
  * GFP_NOIO (never recursing into I/O, never the OOM killer thanks to
- * __GFP_NORETRY) or GFP_ATOMIC for callers that cannot sleep.
+ * __GFP_NORETRY) or, for callers that cannot sleep, GFP_NOWAIT: no direct
+ * reclaim and no dip into the reserves the kernel keeps for its own atomic
+ * work (one WRITE SAME may want thousands of pages).
  */
 static struct page *ramlld_store_page_for_write(struct ramlld_store *store,
 						unsigned long idx, bool may_sleep)
@@ -167,7 +169,7 @@ static struct page *ramlld_store_page_for_write(struct ramlld_store *store,
 	 */
 	if (si_mem_available() < (long)(totalram_pages() / RAMLLD_RESERVE_DIVISOR))
 		return NULL;
-	gfp = may_sleep ? GFP_NOIO | __GFP_NORETRY : GFP_ATOMIC;
+	gfp = may_sleep ? GFP_NOIO | __GFP_NORETRY : GFP_NOWAIT;
 	page = alloc_page(gfp | __GFP_ZERO | __GFP_NOWARN);
 	if (!page)
 		return NULL;
