@@ -466,10 +466,12 @@ def build(root):
                               "a_iops": ca["iops"], "a_std": ca["iops_std"], "b_iops": cb["iops"],
                               "b_std": cb["iops_std"], "ratio": r, "ratio_std": rs,
                               "goal": goals.get(s)})
+    import seeds  # compare/seeds.py: the seed sections (here: report.py --perf-parents needs none)
     return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
             "profiles": profiles,
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
-            "midlayer_fio": midlayer_fio, "bench": bench}, idx
+            "midlayer_fio": midlayer_fio, "bench": bench,
+            "seeds": seeds.sections(root, cells, idx)}, idx
 
 
 def ceiling_text(bd, goal=None):
@@ -610,7 +612,9 @@ def report_md(res, idx, plots):
                      "is out of any driver's reach on this path; only the rest of the path, "
                      "shared by both, could close it.")
             L.append("")
-    # per seed experiment
+    import seeds
+    L += seeds.markdown(res["seeds"], "exact instruction clock (icount)"
+                        if meta.get("clock") == "icount" else "guest's clock (host time under TCG)")
     L.append("## Results per workload")
     workloads = sorted({c["workload"] for c in res["cells"]})
     for w in workloads:
@@ -790,25 +794,6 @@ def plots(root, res, idx):
         ax.set_ylabel("kIOPS")
         ax.set_title(f"{s}: IOPS per target and queue profile")
         save(fig, ax, f"iops-{s}.png", 8)
-    # seed-002 sweep
-    sweep = [c for c in res["cells"] if c["workload"] == "seed-002"]
-    if sweep:
-        def kb(sec):
-            mo = re.match(r"bs-(\d+)([km])", sec)
-            return int(mo.group(1)) * (1024 if mo.group(2) == "m" else 1) if mo else 0
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for t in ts:
-            for p in ps:
-                pts = sorted((kb(c["section"]), c["mbps"]) for c in sweep
-                             if c["target"] == t and c["profile"] == p)
-                if pts:
-                    ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o",
-                            label=f"{t} [{p}]")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("block size (KiB)")
-        ax.set_ylabel("MB/s")
-        ax.set_title("seed-002: sequential buffered read, block-size sweep")
-        save(fig, ax, "seed-002-sweep.png", 7)
     # latency percentiles at QD1
     lat = [(t, idx.get((t, "default", "lat-qd1", "randread-4k-qd1"))) for t in ts]
     lat = [(t, c) for t, c in lat if c and c["lat_p50_us"]]
@@ -823,7 +808,8 @@ def plots(root, res, idx):
         ax.set_ylabel("completion latency (µs)")
         ax.set_title("4k randread QD1 latency percentiles (default profile)")
         save(fig, ax, "latency-qd1.png", 8)
-    return made
+    import seeds
+    return made + seeds.plots(root, res["seeds"], plt)
 
 
 def write_csv(root, res):
