@@ -35,6 +35,25 @@ expect_eq() {
 	echo "ok: $1 = $3"
 }
 
+# run_rc EXPECTED_RC CMD...: run CMD, keep its output (standard output and error) in $out, fail unless it exits EXPECTED_RC.
+run_rc() {
+	local want=$1 rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != "$want" ]; then
+		printf '%s\n' "$out" >&2
+		fail "exit $rc (expected $want): $*"
+	fi
+}
+
+# expect_in WHAT NEEDLE: fail unless $out contains NEEDLE.
+expect_in() {
+	case $out in
+	*"$2"*) echo "ok: $1: says '$2'" ;;
+	*) printf '%s\n' "$out" >&2; fail "$1: output lacks '$2'" ;;
+	esac
+}
+
 # need_commands CMD...: skip unless every command exists.
 need_commands() {
 	local c

@@ -10,25 +10,6 @@ PL=$TOP/tools/percpu-load
 QUEUE_TUNE_STATE_DIR=$(mktemp -d /tmp/queue-tune-state.XXXXXX)
 export QUEUE_TUNE_STATE_DIR
 
-# run_rc EXPECTED_RC CMD...: run CMD, keep its output in $out, fail unless it exits EXPECTED_RC.
-run_rc() {
-	local want=$1 rc=0
-	shift
-	out=$("$@" 2>&1) || rc=$?
-	if [ "$rc" != "$want" ]; then
-		printf '%s\n' "$out" >&2
-		fail "exit $rc (expected $want): $*"
-	fi
-}
-
-# expect_in WHAT NEEDLE: fail unless $out contains NEEDLE.
-expect_in() {
-	case $out in
-	*"$2"*) echo "ok: $1: says '$2'" ;;
-	*) printf '%s\n' "$out" >&2; fail "$1: output lacks '$2'" ;;
-	esac
-}
-
 # json_get FILE EXPR: print a value from a JSON file (EXPR is Python on 'd').
 json_get() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
