@@ -31,7 +31,7 @@ echo "ok: iscsi up on the device lio-iblock holds failed and left nothing"
 state_check "lio-iblock down"
 
 for s in nvme-tcp iscsi srp nvme-rdma; do
-	if "$STACK" list | grep -q "^$s  *available"; then
+	if stack_available "$s"; then
 		fail_at "$s" /dev/ramlldmq0 8
 		fail_at "$s" /dev/ramlldmq0 last
 	else

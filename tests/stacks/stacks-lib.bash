@@ -18,6 +18,11 @@ stack_need() {
 	esac
 }
 
+# stack_available STACK: tools/stack list says STACK is available.
+stack_available() {
+	[ "$("$STACK" list | awk -v s="$1" '$1 == s { print $2 }')" = available ]
+}
+
 # kernel_state: what a stack may leave behind: loaded modules, the configfs trees of LIO and
 # nvmet, iSCSI sessions, SRP ports, NVMe controllers, netdevs, RDMA links, SCSI hosts, disks.
 kernel_state() {
@@ -41,10 +46,24 @@ state_check() {
 	echo "ok: $1: no module, configfs entry, session, port, netdev or disk left behind"
 }
 
+# On a failed test, take down whatever stack is still up, then unload ramlld (tests/lib.sh), so
+# that the next test starts clean.
+_stacks_on_exit() {
+	local rc=$? d
+	if [ "$rc" -ne 0 ]; then
+		for d in "$STACK_STATE"/*; do
+			[ -d "$d" ] && "$STACK" down "${d##*/}"
+		done
+	fi
+	_ramlld_on_exit
+	return "$rc"
+}
+
 # stack_up STACK ARG...: tools/stack up; sets DEV to the one device it printed, STEPS to its
 # step count.
 stack_up() {
 	local err=$RESULTS/up.err
+	trap _stacks_on_exit EXIT
 	out=$("$STACK" up "$@" 2> "$err") || {
 		cat "$err" >&2
 		fail "tools/stack up $* failed"
@@ -96,7 +115,10 @@ stack_roundtrip() {
 	write_read "$DEV" /dev/ramlld0 0
 	write_read /dev/ramlld0 "$DEV" 1024
 	write_read "$DEV" /dev/ramlld0 $((16 * 1024 - 256))
-	"$STACK" list | grep -q "^$s .*\[up: $DEV \]" || fail "tools/stack list does not show $s up on $DEV"
+	# not "list | grep -q": grep's early exit would make list die of SIGPIPE under pipefail
+	out=$("$STACK" list)
+	[[ $out == *$'\n'"$s "*"[up: $DEV ]"* || $out == "$s "*"[up: $DEV ]"* ]] ||
+		fail "tools/stack list does not show $s up on $DEV: $out"
 	echo "ok: list shows $s up on $DEV"
 	disk=${DEV#/dev/}
 	"$STACK" down "$s" || fail "tools/stack down $s failed"
