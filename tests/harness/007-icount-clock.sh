@@ -17,7 +17,7 @@ grep -q "allowed: host icount" "$RESULTS/bad.err" || fail "the refusal does not 
 
 # The guest's side: null_blk without data (memory_backed=0, completions inline), then the same
 # fio job twice; each IOPS figure lands in the shared folder. No copy on purpose: under icount
-# every iteration of a rep movs/stos is a trip through QEMU's main loop (docs/clock.md), so a
+# every iteration of a rep movs/stos is a translation block run of its own (docs/clock.md), so a
 # copying device costs several times the wall time per guest second.
 cat > "$RESULTS/guest.sh" << 'EOF'
 set -euo pipefail
