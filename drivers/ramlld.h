@@ -305,6 +305,35 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 		      const void *block, unsigned int block_len, bool may_sleep);
 
 /*
+ * The bytes from pos (at most len; whole store pages but for the first) that
+ * share pos's page state, *mapped set to it: a page is there (written since
+ * it was last discarded, or prealloc) or a hole. 0 for a range outside the
+ * store. Does not sleep.
+ */
+u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
+			    bool *mapped);
+/*
+ * Compare len bytes of buf (or of a bio_vec) with the store at pos: 0 when
+ * equal, 1 with *mismatch set to the offset of the first byte that differs,
+ * -EINVAL for a range outside the store. A hole compares as zeros. Does not
+ * sleep.
+ */
+int ramlld_store_compare(struct ramlld_store *store, u64 pos, const void *buf,
+			 u32 len, u32 *mismatch);
+int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
+			      const struct bio_vec *bv, u32 *mismatch);
+/*
+ * COMPARE AND WRITE: compare len (<= PAGE_SIZE) bytes of cmp with the store
+ * at pos and, if equal, write len bytes of data there, with no other writer
+ * of those pages in between. 0 written, 1 miscompare (*mismatch as above,
+ * nothing written), -ENOMEM (a hole's page could not be had, GFP_NOWAIT),
+ * -EINVAL. Does not sleep.
+ */
+int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,
+				   const void *cmp, const void *data, u32 len,
+				   u32 *mismatch);
+
+/*
  * A store error as a block status: a page that cannot be had fails the
  * write as a medium would (EIO), not as a retryable resource shortage.
  */

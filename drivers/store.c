@@ -433,3 +433,175 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 	}
 	return 0;
 }
+
+u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
+			    bool *mapped)
+{
+	unsigned long idx = pos >> PAGE_SHIFT;
+	u64 run;
+	bool m;
+
+	if (unlikely(!ramlld_store_range_ok(store, pos, len) || !len))
+		return 0;
+	/* a snapshot: slots change under concurrent writes and discards */
+	m = READ_ONCE(store->pages[idx]);
+	run = PAGE_SIZE - offset_in_page(pos);
+	while (run < len && !READ_ONCE(store->pages[++idx]) == !m)
+		run += PAGE_SIZE;
+	*mapped = m;
+	return min(run, len);
+}
+
+/*
+ * Compare n bytes at off of store page idx with buf: the offset of the first
+ * byte that differs, or n. A hole compares as zeros.
+ */
+static unsigned int ramlld_store_compare_chunk(struct ramlld_store *store,
+					       unsigned long idx, unsigned int off,
+					       const u8 *buf, unsigned int n)
+{
+	const u8 *addr, *diff;
+	struct page *page;
+	unsigned int i = n;
+
+	rcu_read_lock();
+	page = READ_ONCE(store->pages[idx]);
+	if (page) {
+		addr = kmap_local_page(page);
+		if (memcmp(addr + off, buf, n))
+			for (i = 0; i < n && addr[off + i] == buf[i]; i++)
+				;
+		kunmap_local(addr);
+	} else {
+		diff = memchr_inv(buf, 0, n);
+		if (diff)
+			i = diff - buf;
+	}
+	rcu_read_unlock();
+	return i;
+}
+
+int ramlld_store_compare(struct ramlld_store *store, u64 pos, const void *buf,
+			 u32 len, u32 *mismatch)
+{
+	u32 done = 0;
+
+	if (unlikely(!ramlld_store_range_ok(store, pos, len)))
+		return -EINVAL;
+	while (done < len) {
+		unsigned int off = offset_in_page(pos + done);
+		unsigned int n = min_t(u32, len - done, PAGE_SIZE - off);
+		unsigned int i;
+
+		i = ramlld_store_compare_chunk(store, (pos + done) >> PAGE_SHIFT,
+					       off, buf + done, n);
+		if (i < n) {
+			*mismatch = done + i;
+			return 1;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
+			      const struct bio_vec *bv, u32 *mismatch)
+{
+	unsigned int done = 0;
+	int ret;
+
+	while (done < bv->bv_len) {
+		unsigned int boff = bv->bv_offset + done;
+		struct page *bpage = nth_page(bv->bv_page, boff >> PAGE_SHIFT);
+		unsigned int n;
+		void *buf;
+
+		boff = offset_in_page(boff);
+		n = min_t(unsigned int, bv->bv_len - done, PAGE_SIZE - boff);
+		buf = kmap_local_page(bpage);
+		ret = ramlld_store_compare(store, pos + done, buf + boff, n,
+					   mismatch);
+		kunmap_local(buf);
+		if (ret) {
+			if (ret > 0)
+				*mismatch += done;
+			return ret;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Lock the stripes of store pages first..last (at most two: consecutive
+ * pages never share a stripe), the lower stripe first.
+ */
+static void ramlld_store_lock_two(struct ramlld_store *store,
+				  unsigned long first, unsigned long last)
+{
+	spinlock_t *a = ramlld_store_lock(store, first);
+	spinlock_t *b = ramlld_store_lock(store, last);
+
+	if (a == b) {
+		spin_lock(a);
+		return;
+	}
+	if (a > b)
+		swap(a, b);
+	spin_lock(a);
+	spin_lock_nested(b, SINGLE_DEPTH_NESTING);
+}
+
+static void ramlld_store_unlock_two(struct ramlld_store *store,
+				    unsigned long first, unsigned long last)
+{
+	spinlock_t *a = ramlld_store_lock(store, first);
+	spinlock_t *b = ramlld_store_lock(store, last);
+
+	if (a != b)
+		spin_unlock(b);
+	spin_unlock(a);
+}
+
+int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,
+				   const void *cmp, const void *data, u32 len,
+				   u32 *mismatch)
+{
+	unsigned long first = pos >> PAGE_SHIFT, last, idx;
+	u32 done;
+	int ret;
+
+	if (unlikely(!ramlld_store_range_ok(store, pos, len) || !len ||
+		     len > PAGE_SIZE))
+		return -EINVAL;
+	last = (pos + len - 1) >> PAGE_SHIFT;
+	/*
+	 * Every writer of these pages takes their stripe, so nothing writes
+	 * them between the compare and the write. Readers take no lock: one
+	 * may see the write half done, as with any write.
+	 */
+	ramlld_store_lock_two(store, first, last);
+	ret = ramlld_store_compare(store, pos, cmp, len, mismatch);
+	if (ret || ramlld_store_throw_away(store, true))
+		goto out;
+	/* a hole gets its page now, under the stripe: no discard can race */
+	for (idx = first; idx <= last; idx++) {
+		if (!ramlld_store_page_for_write(store, idx, false)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (done = 0; done < len;) {
+		unsigned int off = offset_in_page(pos + done);
+		unsigned int n = min_t(u32, len - done, PAGE_SIZE - off);
+		struct page *page = READ_ONCE(store->pages[(pos + done) >> PAGE_SHIFT]);
+		void *addr = kmap_local_page(page);
+
+		memcpy(addr + off, data + done, n);
+		kunmap_local(addr);
+		done += n;
+	}
+out:
+	ramlld_store_unlock_two(store, first, last);
+	return ret;
+}
