@@ -112,10 +112,93 @@ static int ramlld_scsi_rw(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
 	return 0;
 }
 
-/* Carry out a GOOD command's action on the store. */
+/*
+ * VERIFY with BYTCHK=01b: the request's data-out against the store. 0 when
+ * equal; 1 when res now holds the CHECK CONDITION (MISCOMPARE, or a data-out
+ * shorter than the blocks verified).
+ */
+static int ramlld_scsi_compare(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc,
+			       struct ramlld_cdb_result *res)
+{
+	struct request *rq = ramlld_compat_scsi_cmd_to_rq(sc);
+	u32 bs = lun->cdb.block_size;
+	u32 want = res->nr_blocks * bs;	/* nr_blocks <= max_xfer_blocks */
+	u64 pos = res->lba * bs;
+	struct req_iterator iter;
+	struct bio_vec bv;
+	u32 done = 0, off;
+	int ret;
+
+	if (sc->sc_data_direction != DMA_TO_DEVICE || scsi_bufflen(sc) < want) {
+		ramlld_cdb_set_sense(&lun->cdb, res, RAMLLD_SK_ABORTED_COMMAND,
+				     RAMLLD_ASC_DATA_PHASE_ERROR);
+		return 1;
+	}
+	rq_for_each_segment(bv, rq, iter) {
+		bv.bv_len = min(bv.bv_len, want - done);
+		if (!bv.bv_len)
+			break;
+		ret = ramlld_store_compare_bvec(lun->dev->store, pos + done, &bv, &off);
+		if (ret) {
+			ramlld_cdb_set_miscompare(&lun->cdb, res, done + off);
+			return 1;
+		}
+		done += bv.bv_len;
+	}
+	return 0;
+}
+
+/* VERIFY with BYTCHK=11b: one block against each block of the range. */
+static int ramlld_scsi_compare_same(struct ramlld_scsi_lun *lun,
+				    struct ramlld_cdb_result *res)
+{
+	u32 bs = lun->cdb.block_size, i, off;
+
+	for (i = 0; i < res->nr_blocks; i++) {
+		if (ramlld_store_compare(lun->dev->store, (res->lba + i) * bs,
+					 res->block, bs, &off)) {
+			ramlld_cdb_set_miscompare(&lun->cdb, res, (u64)i * bs + off);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* COMPARE AND WRITE: dout holds the blocks to compare, then those to write. */
+static int ramlld_scsi_compare_write(struct ramlld_scsi_lun *lun,
+				     struct ramlld_cdb_result *res, const u8 *dout)
+{
+	u32 len = res->nr_blocks * lun->cdb.block_size, off;
+	int ret;
+
+	ret = ramlld_store_compare_and_write(lun->dev->store,
+					     res->lba * lun->cdb.block_size,
+					     dout, dout + len, len, &off);
+	if (ret == 1)
+		ramlld_cdb_set_miscompare(&lun->cdb, res, off);
+	return ret;
+}
+
+/* GET LBA STATUS: runs of pages present (mapped) or holes (deallocated). */
+static u64 ramlld_scsi_lba_run(const struct ramlld_cdb_dev *dev, u64 lba,
+			       u64 max, bool *mapped)
+{
+	const struct ramlld_scsi_lun *lun = container_of(dev, struct ramlld_scsi_lun,
+							 cdb);
+
+	/* max <= RAMLLD_CDB_LBA_STATUS_SCAN_BYTES / block_size: no overflow */
+	return div_u64(ramlld_store_mapped_run(lun->dev->store, lba * dev->block_size,
+					       max * dev->block_size, mapped),
+		       dev->block_size);
+}
+
+/*
+ * Carry out a GOOD command's action on the store: 0, a store error (< 0),
+ * or 1 when res now holds a CHECK CONDITION (a compare that failed).
+ */
 static int ramlld_scsi_do_action(struct ramlld_scsi_lun *lun,
 				 struct scsi_cmnd *sc,
-				 const struct ramlld_cdb_result *res,
+				 struct ramlld_cdb_result *res,
 				 const u8 *dout)
 {
 	u32 bs = lun->cdb.block_size;
@@ -124,6 +207,12 @@ static int ramlld_scsi_do_action(struct ramlld_scsi_lun *lun,
 	int err;
 
 	switch (res->action) {
+	case RAMLLD_CDB_COMPARE:
+		return ramlld_scsi_compare(lun, sc, res);
+	case RAMLLD_CDB_COMPARE_SAME:
+		return ramlld_scsi_compare_same(lun, res);
+	case RAMLLD_CDB_COMPARE_WRITE:
+		return ramlld_scsi_compare_write(lun, res, dout);
 	case RAMLLD_CDB_READ:
 	case RAMLLD_CDB_WRITE:
 		return ramlld_scsi_rw(lun, sc, res);
@@ -219,12 +308,12 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 
 	ramlld_cdb_execute(&lun->cdb, sc->cmnd, sc->cmd_len, buf, dout_len,
 			   din_cap ? buf : NULL, din_cap, &res);
-	if (res.status != RAMLLD_CDB_GOOD) {
+	if (res.status == RAMLLD_CDB_CHECK_CONDITION) {
 		ramlld_scsi_set_sense(sc, &res);
 		goto out;
 	}
 
-	sc->result = SAM_STAT_GOOD;
+	sc->result = res.status;	/* GOOD, or CONDITION MET (PRE-FETCH) */
 	if (din_cap) {
 		copied = 0;
 		if (sc->sc_data_direction == DMA_FROM_DEVICE)
@@ -247,7 +336,9 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 		}
 	}
 	err = ramlld_scsi_do_action(lun, sc, &res, buf);
-	if (unlikely(err)) {
+	if (err > 0) {
+		ramlld_scsi_set_sense(sc, &res);
+	} else if (unlikely(err)) {
 		/*
 		 * A lazily allocated page was not to be had (GFP_NOWAIT, or
 		 * the memory reserve): failed as a thin-provisioned disk out
@@ -449,6 +540,9 @@ static void ramlld_scsi_init_lun(struct ramlld_scsi_host *host, unsigned int i)
 	dev->max_unmap_desc = RAMLLD_CDB_MAX_UNMAP_DESC;
 	dev->unmap_gran_blocks = max_t(u32, PAGE_SIZE / bs, 1);
 	dev->max_ws_blocks = RAMLLD_MAX_DISCARD_BYTES / bs;
+	/* at most two store pages: ramlld_store_compare_and_write() */
+	dev->max_cw_blocks = min_t(u32, PAGE_SIZE, RAMLLD_CDB_MAX_CW_BYTES) / bs;
+	dev->lba_run = ramlld_scsi_lba_run;
 	ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON);
 }
 

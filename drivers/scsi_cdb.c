@@ -12,10 +12,27 @@
  * tests/unit/scsi_cdb_test.c and tests/fuzz/scsi_cdb_fuzz.c.
  *
  * Choices worth knowing:
- * - VERIFY supports BYTCHK=0 only (range check); BYTCHK!=0 is INVALID FIELD
- *   IN CDB, and the usage data says so.
- * - WRITE SAME with an all-zero block (or NDOB) becomes a discard: a hole
- *   reads as zeros (LBPRZ=1), with or without UNMAP. Any other block fills.
+ * - VERIFY: BYTCHK 00b checks the range, 01b and 11b compare (the front end
+ *   does, on the action), 10b is reserved: INVALID FIELD IN CDB. With 01b
+ *   the length is bounded by the maximum transfer length, with 11b by the
+ *   maximum WRITE SAME length (one block of data-out for many).
+ * - WRITE SAME with UNMAP=1 and an all-zero block (or NDOB) deallocates: a
+ *   hole reads as zeros (LBPRZ=1). With UNMAP=0 it writes, zeros included,
+ *   so the blocks are mapped afterwards (SBC-4: only UNMAP=1 may deallocate).
+ *   ANCHOR is refused: there is no anchored state (ANC_SUP=0).
+ * - PRE-FETCH ends in CONDITION MET: the store is its own cache.
+ * - COMPARE AND WRITE covers at most RAMLLD_CDB_MAX_CW_BYTES (one store page
+ *   or two when unaligned), so the front end can hold both pages' locks.
+ * - GET LBA STATUS asks the front end (dev->lba_run) for runs of mapped and
+ *   deallocated blocks; no anchored state.
+ * - LOG SENSE: supported pages, temperature (no sensor: 0xFF, "not
+ *   available"), solid state media (0 % of the endurance used: RAM does not
+ *   wear), informational exceptions (no failure predicted). Cumulative and
+ *   default cumulative values only: there are no thresholds.
+ * - SEND DIAGNOSTIC: the default self-test and the short and extended
+ *   self-tests, foreground or background, pass at once (nothing to test in
+ *   RAM that a read would not find); a parameter list holds one diagnostic
+ *   page, of which page 0x00 (supported pages) is the only one.
  * - The transfer length is checked after the LBA range: LBA OUT OF RANGE
  *   wins over INVALID FIELD IN CDB when both apply.
  * - Data-out shorter than the CDB announces (MODE SELECT, UNMAP, WRITE SAME)
@@ -34,6 +51,7 @@
 #define cdb_xchg(p, v)		xchg(p, v)
 #else
 #include <string.h>
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cdb_read_once(x)	(x)
 #define cdb_write_once(x, v)	((x) = (v))
 static inline u32 cdb_xchg(u32 *p, u32 v)
@@ -180,27 +198,41 @@ void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
 						key, asc_ascq, SKS_NONE, SKS_NONE, false);
 }
 
-void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
-				 struct ramlld_cdb_result *res, bool write,
-				 u64 lba)
+/* Put info in the INFORMATION field of sense without a field pointer. */
+static void ramlld_cdb_set_info(struct ramlld_cdb_result *res, u64 info)
 {
 	u8 *s = res->sense;
 
-	ramlld_cdb_set_sense(dev, res, RAMLLD_SK_MEDIUM_ERROR,
-			     write ? RAMLLD_ASC_WRITE_ERROR :
-				     RAMLLD_ASC_UNRECOVERED_READ);
 	if (s[0] == 0x72) {
 		/* information descriptor (SPC-4 4.5.2.2) after the 8-byte header */
 		s[7] = 12;
 		s[8] = 0x00;
 		s[9] = 0x0a;
 		s[10] = 0x80;	/* VALID */
-		put_be64(&s[12], lba);
+		put_be64(&s[12], info);
 		res->sense_len = 20;
-	} else if (lba <= 0xffffffffULL) {
-		s[0] |= 0x80;	/* VALID: INFORMATION holds the LBA */
-		put_be32(&s[3], (u32)lba);
+	} else if (info <= 0xffffffffULL) {
+		s[0] |= 0x80;	/* VALID: INFORMATION holds it */
+		put_be32(&s[3], (u32)info);
 	}
+}
+
+void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
+				 struct ramlld_cdb_result *res, bool write,
+				 u64 lba)
+{
+	ramlld_cdb_set_sense(dev, res, RAMLLD_SK_MEDIUM_ERROR,
+			     write ? RAMLLD_ASC_WRITE_ERROR :
+				     RAMLLD_ASC_UNRECOVERED_READ);
+	ramlld_cdb_set_info(res, lba);
+}
+
+void ramlld_cdb_set_miscompare(const struct ramlld_cdb_dev *dev,
+			       struct ramlld_cdb_result *res, u64 offset)
+{
+	ramlld_cdb_set_sense(dev, res, RAMLLD_SK_MISCOMPARE,
+			     RAMLLD_ASC_MISCOMPARE_VERIFY);
+	ramlld_cdb_set_info(res, offset);
 }
 
 static int invalid_cdb(struct cdb_ctx *c, int byte, int bit)
@@ -342,6 +374,7 @@ static int ramlld_cdb_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 	case 0xb0:	/* block limits */
 		n = 0x3c;
 		d[4] = 0x01;	/* WSNZ: WRITE SAME length 0 is not supported */
+		d[5] = (u8)cdb_min(dev->max_cw_blocks, 0xff);
 		put_be16(&d[6], (u16)(1u << (dev->lbppbe & 0x0f)));
 		put_be32(&d[8], dev->max_xfer_blocks);
 		put_be32(&d[12], dev->opt_xfer_blocks);
@@ -719,20 +752,85 @@ static int ramlld_cdb_rw(struct cdb_ctx *c)
 	return RAMLLD_CDB_GOOD;
 }
 
+/* VERIFY(10/12/16): BYTCHK in byte 1 bits 2..1 */
 static int ramlld_cdb_verify(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	struct ramlld_cdb_result *res = c->res;
+	u8 bytchk = (c->cdb[1] >> 1) & 0x03;
+	u64 lba;
+	u32 nr;
+	int len_byte;
+
+	if (bytchk == 0x02)		/* reserved */
+		return invalid_cdb(c, 1, 2);
+	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
+	if (!range_ok(dev, lba, nr))
+		return lba_out_of_range(c);
+	if (!nr)			/* nothing transferred or compared */
+		return RAMLLD_CDB_GOOD;
+	switch (bytchk) {
+	case 0x00:
+		res->action = RAMLLD_CDB_VERIFY;
+		break;
+	case 0x01:			/* nr blocks of data-out */
+		if (nr > dev->max_xfer_blocks)
+			return invalid_cdb(c, len_byte, SKS_NONE);
+		res->action = RAMLLD_CDB_COMPARE;
+		break;
+	default:			/* 11b: one block for the whole range */
+		if (nr > dev->max_ws_blocks)
+			return invalid_cdb(c, len_byte, SKS_NONE);
+		if (c->dout_len < dev->block_size)
+			return data_phase_error(c);
+		res->block = c->dout;
+		res->action = RAMLLD_CDB_COMPARE_SAME;
+		break;
+	}
+	res->lba = lba;
+	res->nr_blocks = nr;
+	return RAMLLD_CDB_GOOD;
+}
+
+/*
+ * PRE-FETCH(10/16): the range checked as for READ (but not bounded by the
+ * maximum transfer length: nothing is transferred); 0 blocks means up to the
+ * end. The store is the cache, so the range always fits: CONDITION MET,
+ * with or without IMMED.
+ */
+static int ramlld_cdb_prefetch(struct cdb_ctx *c)
 {
 	u64 lba;
 	u32 nr;
 	int len_byte;
 
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
-	if (!range_ok(c->dev, lba, nr))
+	if (nr ? !range_ok(c->dev, lba, nr) : lba >= c->dev->nr_blocks)
 		return lba_out_of_range(c);
-	if (nr) {
-		c->res->action = RAMLLD_CDB_VERIFY;
-		c->res->lba = lba;
-		c->res->nr_blocks = nr;
-	}
+	c->res->status = RAMLLD_CDB_CONDITION_MET;
+	return RAMLLD_CDB_CONDITION_MET;
+}
+
+/* COMPARE AND WRITE: LBA in bytes 2..9, NUMBER OF LOGICAL BLOCKS in byte 13. */
+static int ramlld_cdb_compare_write(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	struct ramlld_cdb_result *res = c->res;
+	u64 lba = get_be64(&c->cdb[2]);
+	u32 nr = c->cdb[13];
+
+	if (!range_ok(dev, lba, nr))
+		return lba_out_of_range(c);
+	if (nr > cdb_min(dev->max_cw_blocks,
+			 RAMLLD_CDB_MAX_CW_BYTES / dev->block_size))
+		return invalid_cdb(c, 13, SKS_NONE);
+	if (!nr)			/* nothing compared, nothing written */
+		return RAMLLD_CDB_GOOD;
+	if (c->dout_len < 2 * nr * dev->block_size)
+		return data_phase_error(c);
+	res->action = RAMLLD_CDB_COMPARE_WRITE;
+	res->lba = lba;
+	res->nr_blocks = nr;
 	return RAMLLD_CDB_GOOD;
 }
 
@@ -791,7 +889,8 @@ static int ramlld_cdb_write_same(struct cdb_ctx *c)
 			return data_phase_error(c);
 		res->block = c->dout;
 	}
-	res->action = all_zero(res->block, dev->block_size) ?
+	/* only UNMAP=1 may deallocate; a hole reads as zeros (LBPRZ) */
+	res->action = (c->cdb[1] & 0x08) && all_zero(res->block, dev->block_size) ?
 		      RAMLLD_CDB_DISCARD : RAMLLD_CDB_FILL;
 	res->lba = lba;
 	res->nr_blocks = nr;
@@ -844,6 +943,249 @@ static int ramlld_cdb_unmap(struct cdb_ctx *c)
 	return RAMLLD_CDB_GOOD;
 }
 
+/* ---- provisioning ---- */
+
+/*
+ * GET LBA STATUS(16): descriptors of consecutive runs of mapped (0) and
+ * deallocated (1) blocks from the starting LBA, as many as the allocation
+ * length holds (at least one), over at most RAMLLD_CDB_LBA_STATUS_SCAN_BYTES.
+ */
+static int ramlld_cdb_get_lba_status(struct cdb_ctx *c)
+{
+	const struct ramlld_cdb_dev *dev = c->dev;
+	u64 lba = get_be64(&c->cdb[2]);
+	u32 alloc = get_be32(&c->cdb[10]);
+	u32 room = cdb_min(alloc, c->din.cap), max_desc, n;
+	u64 left;
+	u8 d[16];
+
+	if (lba >= dev->nr_blocks)
+		return lba_out_of_range(c);
+	max_desc = room >= 24 ? (room - 8) / 16 : 1;
+	left = dev->nr_blocks - lba;
+	if (left > RAMLLD_CDB_LBA_STATUS_SCAN_BYTES / dev->block_size)
+		left = RAMLLD_CDB_LBA_STATUS_SCAN_BYTES / dev->block_size;
+	for (n = 0; n < max_desc && left; n++) {
+		/* one descriptor holds at most 2^32 - 1 blocks */
+		u64 max = left < 0xffffffffull ? left : 0xffffffffull;
+		bool mapped = true;
+		u64 run = dev->lba_run ? dev->lba_run(dev, lba, max, &mapped) : max;
+
+		if (!run || run > max)	/* a front end bug: claim no more than asked */
+			run = max;
+		memset(d, 0, sizeof(d));
+		put_be64(&d[0], lba);
+		put_be32(&d[8], (u32)run);
+		d[12] = mapped ? 0x00 : 0x01;	/* mapped or deallocated */
+		ramlld_cdb_buf_put(&c->din, 8 + 16 * n, d, sizeof(d));
+		lba += run;
+		left -= run;
+	}
+	memset(d, 0, 8);
+	put_be32(d, 4 + 16 * n);
+	ramlld_cdb_buf_put(&c->din, 0, d, 8);
+	return good_din(c, alloc);
+}
+
+/* ---- log pages ---- */
+
+#define LOG_PAGE_SUPPORTED	0x00
+#define LOG_PAGE_TEMPERATURE	0x0d
+#define LOG_PAGE_SSM		0x11	/* solid state media */
+#define LOG_PAGE_IE		0x2f	/* informational exceptions */
+#define LOG_SUBPAGE_ALL		0xff
+/* a log parameter's control byte: binary format list, no DU/TSD/ETC */
+#define LOG_PARAM_BINARY	0x03
+/* temperature with no sensor behind it (SPC-4: FFh, not available) */
+#define LOG_TEMP_NONE		0xff
+
+static const u8 log_pages[] = {
+	LOG_PAGE_SUPPORTED, LOG_PAGE_TEMPERATURE, LOG_PAGE_SSM, LOG_PAGE_IE,
+};
+
+static bool log_page_known(u8 page)
+{
+	u32 i;
+
+	for (i = 0; i < sizeof(log_pages); i++)
+		if (log_pages[i] == page)
+			return true;
+	return false;
+}
+
+/* The 4-byte header of a binary log parameter. */
+static void log_param(u8 *p, u16 code, u8 len)
+{
+	put_be16(p, code);
+	p[2] = LOG_PARAM_BINARY;
+	p[3] = len;
+}
+
+/*
+ * Parameters of a page with parameters, in parameter code order. Returns
+ * the parameters' length; only those with a code >= ppc are put at off.
+ */
+static u32 ramlld_cdb_log_params(struct cdb_ctx *c, u8 page, u16 ppc, u32 off)
+{
+	u8 p[2][8];
+	u32 i, n = 0, len = 0;
+
+	memset(p, 0, sizeof(p));
+	switch (page) {
+	case LOG_PAGE_TEMPERATURE:
+		/* 0000h temperature, 0001h reference temperature */
+		log_param(p[0], 0x0000, 2);
+		p[0][5] = LOG_TEMP_NONE;
+		log_param(p[1], 0x0001, 2);
+		p[1][5] = LOG_TEMP_NONE;
+		n = 2;
+		break;
+	case LOG_PAGE_SSM:
+		/* 0001h percentage used endurance indicator: 0 */
+		log_param(p[0], 0x0001, 4);
+		n = 1;
+		break;
+	case LOG_PAGE_IE:
+		/* 0000h: ASC 0, ASCQ 0 (no failure predicted), temperature */
+		log_param(p[0], 0x0000, 4);
+		p[0][6] = LOG_TEMP_NONE;
+		n = 1;
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		u32 plen = 4 + p[i][3];
+
+		if (get_be16(p[i]) < ppc)
+			continue;
+		ramlld_cdb_buf_put(&c->din, off + len, p[i], plen);
+		len += plen;
+	}
+	return len;
+}
+
+static u16 log_params_max_code(u8 page)
+{
+	return page == LOG_PAGE_TEMPERATURE || page == LOG_PAGE_SSM ? 1 : 0;
+}
+
+/*
+ * LOG SENSE: PPC and SP are refused by the usage data (no parameter change
+ * tracking, nothing saved); PC 00b/10b (thresholds) too: no threshold is
+ * kept. Subpage 00h is the page, FFh the list of the page's subpages (for
+ * page 00h, of every page and subpage).
+ */
+static int ramlld_cdb_log_sense(struct cdb_ctx *c)
+{
+	const u8 *cdb = c->cdb;
+	u8 pc = cdb[2] >> 6, page = cdb[2] & 0x3f, subpage = cdb[3];
+	u16 ppc = get_be16(&cdb[5]);
+	u32 alloc = get_be16(&cdb[7]);
+	u32 i, len = 0;
+	u8 hdr[4], pair[2];
+
+	if (!(pc & 0x01))		/* threshold values */
+		return invalid_cdb(c, 2, 7);
+	if (!log_page_known(page))
+		return invalid_cdb(c, 2, 5);
+	if (subpage != 0x00 && subpage != LOG_SUBPAGE_ALL)
+		return invalid_cdb(c, 3, SKS_NONE);
+
+	memset(hdr, 0, sizeof(hdr));
+	hdr[0] = page;
+	hdr[1] = subpage;
+	if (subpage == LOG_SUBPAGE_ALL) {
+		/* a list, not parameters: no parameter pointer */
+		if (ppc)
+			return invalid_cdb(c, 5, SKS_NONE);
+		hdr[0] |= 0x40;		/* SPF */
+		for (i = 0; i < sizeof(log_pages); i++) {
+			if (page != LOG_PAGE_SUPPORTED && log_pages[i] != page)
+				continue;
+			pair[0] = log_pages[i];
+			pair[1] = 0x00;
+			ramlld_cdb_buf_put(&c->din, 4 + len, pair, 2);
+			pair[1] = LOG_SUBPAGE_ALL;
+			ramlld_cdb_buf_put(&c->din, 4 + len + 2, pair, 2);
+			len += 4;
+		}
+	} else if (page == LOG_PAGE_SUPPORTED) {
+		if (ppc)
+			return invalid_cdb(c, 5, SKS_NONE);
+		ramlld_cdb_buf_put(&c->din, 4, log_pages, sizeof(log_pages));
+		len = sizeof(log_pages);
+	} else {
+		if (ppc > log_params_max_code(page))
+			return invalid_cdb(c, 5, SKS_NONE);
+		len = ramlld_cdb_log_params(c, page, ppc, 4);
+	}
+	put_be16(&hdr[2], (u16)len);
+	ramlld_cdb_buf_put(&c->din, 0, hdr, 4);
+	return good_din(c, alloc);
+}
+
+/* ---- diagnostics ---- */
+
+#define DIAG_PAGE_SUPPORTED	0x00
+
+/*
+ * SEND DIAGNOSTIC. SELFTEST=1: the default self-test, SELF-TEST CODE 000b
+ * and no parameter list. SELFTEST=0: a self-test code (short or extended,
+ * background or foreground; abort background) without a parameter list, or
+ * code 000b and a parameter list of one diagnostic page (PF=1).
+ */
+static int ramlld_cdb_send_diag(struct cdb_ctx *c)
+{
+	const u8 *cdb = c->cdb, *p = c->dout;
+	u8 code = cdb[1] >> 5;
+	bool pf = cdb[1] & 0x10, selftest = cdb[1] & 0x04;
+	u32 plen = get_be16(&cdb[3]);
+
+	if (code == 0x03 || code == 0x07)	/* reserved */
+		return invalid_cdb(c, 1, 7);
+	if (selftest) {
+		if (code)
+			return invalid_cdb(c, 1, 7);
+		if (plen)
+			return invalid_cdb(c, 3, SKS_NONE);
+		return RAMLLD_CDB_GOOD;
+	}
+	if (code) {
+		if (plen)
+			return invalid_cdb(c, 3, SKS_NONE);
+		return RAMLLD_CDB_GOOD;
+	}
+	if (!plen)			/* no operation */
+		return RAMLLD_CDB_GOOD;
+	if (!pf)			/* vendor-specific parameters */
+		return invalid_cdb(c, 1, 4);
+	if (plen > RAMLLD_CDB_BUF_LEN)
+		return invalid_cdb(c, 3, SKS_NONE);
+	if (c->dout_len < plen)
+		return data_phase_error(c);
+	if (plen < 4 || 4u + get_be16(&p[2]) != plen)
+		return param_length_error(c);
+	if (p[0] != DIAG_PAGE_SUPPORTED)
+		return invalid_param(c, 0, SKS_NONE);
+	return RAMLLD_CDB_GOOD;
+}
+
+/*
+ * RECEIVE DIAGNOSTIC RESULTS: the supported diagnostic pages page, asked for
+ * directly (PCV=1) or as the result of the last SEND DIAGNOSTIC (PCV=0:
+ * that can only have been page 00h).
+ */
+static int ramlld_cdb_receive_diag(struct cdb_ctx *c)
+{
+	const u8 *cdb = c->cdb;
+	u8 d[5] = { DIAG_PAGE_SUPPORTED, 0, 0, 1, DIAG_PAGE_SUPPORTED };
+
+	/* PCV=0: the page code is not looked at */
+	if ((cdb[1] & 0x01) && cdb[2] != DIAG_PAGE_SUPPORTED)
+		return invalid_cdb(c, 2, SKS_NONE);
+	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
+	return good_din(c, get_be16(&cdb[3]));
+}
+
 /* ---- other ---- */
 
 static int ramlld_cdb_good(struct cdb_ctx *c)
@@ -883,6 +1225,35 @@ struct cdb_op {
 					 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
 					 0xff, 0, 0 }, ramlld_cdb_rw }
 
+/* SERVICE ACTION IN(16): READ CAPACITY(16), GET LBA STATUS(16) */
+static const struct cdb_op sa_in16_ops[] = {
+	{ 16, F_SA | F_DIN, { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0,
+			      0xff, 0xff, 0xff, 0xff, 0, 0 },
+	  ramlld_cdb_read_capacity16 },
+	{ 16, F_SA | F_DIN | F_MEDIA, { 0x9e, 0x12, 0xff, 0xff, 0xff, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					0xff, 0, 0 },
+	  ramlld_cdb_get_lba_status },
+};
+
+/* MAINTENANCE IN: REPORT SUPPORTED OPERATION CODES */
+static const struct cdb_op maint_in_ops[] = {
+	{ 12, F_SA | F_DIN, { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff,
+			      0xff, 0xff, 0, 0 },
+	  ramlld_cdb_report_opcodes },
+};
+
+/* An opcode with service actions: one entry (F_SA) for each. */
+struct cdb_sa_set {
+	const struct cdb_op *ops;
+	u32 n;
+};
+
+static const struct cdb_sa_set cdb_sa_sets[256] = {
+	[0x9e] = { sa_in16_ops, ARRAY_SIZE(sa_in16_ops) },
+	[0xa3] = { maint_in_ops, ARRAY_SIZE(maint_in_ops) },
+};
+
 static const struct cdb_op cdb_ops[256] = {
 	[0x00] = { 6, F_MEDIA, { 0x00, 0, 0, 0, 0, 0 }, ramlld_cdb_good },
 	[0x03] = { 6, F_NO_UA | F_DIN, { 0x03, 0x01, 0, 0, 0xff, 0 },
@@ -895,48 +1266,99 @@ static const struct cdb_op cdb_ops[256] = {
 	[0x1a] = { 6, F_DIN, { 0x1a, 0x08, 0xff, 0xff, 0xff, 0 },
 		   ramlld_cdb_mode_sense },
 	[0x1b] = { 6, 0, { 0x1b, 0x01, 0, 0, 0x07, 0 }, ramlld_cdb_start_stop },
+	/* RECEIVE DIAGNOSTIC RESULTS: PCV, page code, allocation length */
+	[0x1c] = { 6, F_DIN, { 0x1c, 0x01, 0xff, 0xff, 0xff, 0 },
+		   ramlld_cdb_receive_diag },
+	/* SEND DIAGNOSTIC: code, PF, SELFTEST, DEVOFFL, UNITOFFL, list length */
+	[0x1d] = { 6, 0, { 0x1d, 0xf7, 0, 0xff, 0xff, 0 }, ramlld_cdb_send_diag },
 	[0x1e] = { 6, 0, { 0x1e, 0, 0, 0, 0x03, 0 }, ramlld_cdb_good },
 	[0x25] = { 10, F_DIN, { 0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 		   ramlld_cdb_read_capacity10 },
 	[0x28] = RW10(0x28),
 	[0x2a] = RW10(0x2a),
-	[0x2f] = { 10, F_MEDIA, { 0x2f, 0x10, 0xff, 0xff, 0xff, 0xff, 0,
+	/* VERIFY: DPO, BYTCHK */
+	[0x2f] = { 10, F_MEDIA, { 0x2f, 0x16, 0xff, 0xff, 0xff, 0xff, 0,
 				  0xff, 0xff, 0 }, ramlld_cdb_verify },
+	/* PRE-FETCH: IMMED */
+	[0x34] = { 10, F_MEDIA, { 0x34, 0x02, 0xff, 0xff, 0xff, 0xff, 0,
+				  0xff, 0xff, 0 }, ramlld_cdb_prefetch },
 	[0x35] = { 10, F_MEDIA, { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0,
 				  0xff, 0xff, 0 }, ramlld_cdb_sync_cache },
 	[0x41] = { 10, F_MEDIA, { 0x41, 0x08, 0xff, 0xff, 0xff, 0xff, 0,
 				  0xff, 0xff, 0 }, ramlld_cdb_write_same },
 	[0x42] = { 10, F_MEDIA, { 0x42, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
 		   ramlld_cdb_unmap },
+	/* LOG SENSE: PC, page, subpage, parameter pointer, allocation length */
+	[0x4d] = { 10, F_DIN, { 0x4d, 0, 0xff, 0xff, 0, 0xff, 0xff, 0xff,
+				0xff, 0 }, ramlld_cdb_log_sense },
 	[0x55] = { 10, 0, { 0x55, 0x11, 0, 0, 0, 0, 0, 0xff, 0xff, 0 },
 		   ramlld_cdb_mode_select },
 	[0x5a] = { 10, F_DIN, { 0x5a, 0x18, 0xff, 0xff, 0, 0, 0, 0xff, 0xff,
 				0 }, ramlld_cdb_mode_sense },
 	[0x88] = RW16(0x88),
+	/* COMPARE AND WRITE: DPO, FUA, LBA, number of blocks */
+	[0x89] = { 16, F_MEDIA, { 0x89, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0, 0, 0, 0xff, 0, 0 },
+		   ramlld_cdb_compare_write },
 	[0x8a] = RW16(0x8a),
-	[0x8f] = { 16, F_MEDIA, { 0x8f, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff,
+	[0x8f] = { 16, F_MEDIA, { 0x8f, 0x16, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0, 0 }, ramlld_cdb_verify },
+	[0x90] = { 16, F_MEDIA, { 0x90, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0, 0 }, ramlld_cdb_prefetch },
 	[0x91] = { 16, F_MEDIA, { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0, 0 }, ramlld_cdb_sync_cache },
 	[0x93] = { 16, F_MEDIA, { 0x93, 0x09, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 				  0, 0 }, ramlld_cdb_write_same },
-	/* SERVICE ACTION IN(16) / READ CAPACITY(16) */
-	[0x9e] = { 16, F_SA | F_DIN, { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0,
-				       0xff, 0xff, 0xff, 0xff, 0, 0 },
-		   ramlld_cdb_read_capacity16 },
+	/* in cdb_ops[] for the CDB length only: see cdb_sa_sets[] */
+	[0x9e] = { 16, F_SA, { 0x9e }, NULL },
 	[0xa0] = { 12, F_NO_UA | F_DIN, { 0xa0, 0, 0xff, 0, 0, 0, 0xff, 0xff,
 					  0xff, 0xff, 0, 0 },
 		   ramlld_cdb_report_luns },
-	/* MAINTENANCE IN / REPORT SUPPORTED OPERATION CODES */
-	[0xa3] = { 12, F_SA | F_DIN, { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff,
-				       0xff, 0xff, 0xff, 0xff, 0, 0 },
-		   ramlld_cdb_report_opcodes },
+	[0xa3] = { 12, F_SA, { 0xa3 }, NULL },
 	[0xa8] = RW12(0xa8),
 	[0xaa] = RW12(0xaa),
+	[0xaf] = { 12, F_MEDIA, { 0xaf, 0x16, 0xff, 0xff, 0xff, 0xff, 0xff,
+				  0xff, 0xff, 0xff, 0, 0 }, ramlld_cdb_verify },
 };
+
+/* The entry of opcode op with service action sa (ignored without), or NULL. */
+static const struct cdb_op *cdb_lookup(u8 op, u8 sa)
+{
+	const struct cdb_sa_set *set = &cdb_sa_sets[op];
+	u32 i;
+
+	if (!set->n)
+		return cdb_ops[op].resp ? &cdb_ops[op] : NULL;
+	for (i = 0; i < set->n; i++)
+		if ((set->ops[i].usage[1] & 0x1f) == sa)
+			return &set->ops[i];
+	return NULL;
+}
+
+/* One command descriptor of the all-commands list (RCTD: with timeouts). */
+static u32 ramlld_cdb_opcode_desc(struct cdb_ctx *c, const struct cdb_op *e,
+				  u32 off, bool rctd, const u8 *to, u32 to_len)
+{
+	u8 d[8];
+
+	memset(d, 0, sizeof(d));
+	d[0] = e->usage[0];
+	if (e->flags & F_SA)
+		put_be16(&d[2], e->usage[1] & 0x1f);
+	d[5] = (rctd ? 0x02 : 0) | (e->flags & F_SA ? 0x01 : 0);
+	put_be16(&d[6], e->len);
+	ramlld_cdb_buf_put(&c->din, off, d, sizeof(d));
+	off += sizeof(d);
+	if (rctd) {
+		ramlld_cdb_buf_put(&c->din, off, to, to_len);
+		off += to_len;
+	}
+	return off;
+}
 
 static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 {
@@ -945,10 +1367,11 @@ static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 	u8 ropt = cdb[2] & 0x07, req_op = cdb[3];
 	u16 req_sa = get_be16(&cdb[4]);
 	u32 alloc = get_be32(&cdb[6]);
-	const struct cdb_op *e = &cdb_ops[req_op];
+	const struct cdb_sa_set *set;
+	const struct cdb_op *e;
+	bool has_sa = cdb_sa_sets[req_op].n;
 	u8 d[20], to[12];
-	bool supp;
-	u32 off;
+	u32 off, i;
 	int op;
 
 	memset(to, 0, sizeof(to));
@@ -958,20 +1381,13 @@ static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 		off = 4;
 		for (op = 0; op < 256; op++) {
 			e = &cdb_ops[op];
-			if (!e->resp)
-				continue;
-			memset(d, 0, 8);
-			d[0] = op;
-			if (e->flags & F_SA)
-				put_be16(&d[2], e->usage[1] & 0x1f);
-			d[5] = (rctd ? 0x02 : 0) | (e->flags & F_SA ? 0x01 : 0);
-			put_be16(&d[6], e->len);
-			ramlld_cdb_buf_put(&c->din, off, d, 8);
-			off += 8;
-			if (rctd) {
-				ramlld_cdb_buf_put(&c->din, off, to, sizeof(to));
-				off += sizeof(to);
-			}
+			set = &cdb_sa_sets[op];
+			for (i = 0; i < set->n; i++)
+				off = ramlld_cdb_opcode_desc(c, &set->ops[i], off,
+							     rctd, to, sizeof(to));
+			if (e->resp)
+				off = ramlld_cdb_opcode_desc(c, e, off, rctd, to,
+							     sizeof(to));
 		}
 		put_be32(d, off - 4);
 		ramlld_cdb_buf_put(&c->din, 0, d, 4);
@@ -980,24 +1396,23 @@ static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 
 	switch (ropt) {
 	case 1:		/* opcode only: not for one with service actions */
-		if (e->resp && (e->flags & F_SA))
+		if (has_sa)
 			return invalid_cdb(c, 3, SKS_NONE);
-		supp = e->resp;
+		e = cdb_lookup(req_op, 0);
 		break;
 	case 2:		/* opcode and service action */
-		if (e->resp && !(e->flags & F_SA))
+		if (cdb_ops[req_op].resp)
 			return invalid_cdb(c, 3, SKS_NONE);
-		supp = e->resp && req_sa == (e->usage[1] & 0x1f);
+		e = req_sa <= 0x1f ? cdb_lookup(req_op, (u8)req_sa) : NULL;
 		break;
 	case 3:		/* opcode, and service action if it has them */
-		supp = e->resp &&
-		       (!(e->flags & F_SA) || req_sa == (e->usage[1] & 0x1f));
+		e = has_sa && req_sa > 0x1f ? NULL : cdb_lookup(req_op, (u8)req_sa);
 		break;
 	default:
 		return invalid_cdb(c, 2, 2);
 	}
 	memset(d, 0, sizeof(d));
-	if (!supp) {
+	if (!e) {
 		d[1] = 0x01;	/* not supported */
 		ramlld_cdb_buf_put(&c->din, 0, d, 4);
 		return good_din(c, alloc);
@@ -1036,6 +1451,9 @@ u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
 	case 0x15:	/* MODE SELECT(6) */
 		n = cdb[4];
 		break;
+	case 0x1d:	/* SEND DIAGNOSTIC */
+		n = get_be16(&cdb[3]);
+		break;
 	case 0x55:	/* MODE SELECT(10) */
 	case 0x42:	/* UNMAP */
 		n = get_be16(&cdb[7]);
@@ -1046,6 +1464,18 @@ u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
 	case 0x41:	/* WRITE SAME(10) */
 		n = dev->block_size;
 		break;
+	case 0x89:	/* COMPARE AND WRITE: the blocks to compare, then to write */
+		n = 2 * cdb[13] * dev->block_size;
+		break;
+	case 0x2f:	/* VERIFY(10/12/16) with BYTCHK=11b: one block, if any */
+		n = (cdb[1] & 0x06) == 0x06 && get_be16(&cdb[7]) ? dev->block_size : 0;
+		break;
+	case 0xaf:
+		n = (cdb[1] & 0x06) == 0x06 && get_be32(&cdb[6]) ? dev->block_size : 0;
+		break;
+	case 0x8f:
+		n = (cdb[1] & 0x06) == 0x06 && get_be32(&cdb[10]) ? dev->block_size : 0;
+		break;
 	default:
 		return 0;
 	}
@@ -1054,7 +1484,12 @@ u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
 
 u32 ramlld_cdb_din_len(const u8 *cdb, u32 cdb_len)
 {
-	if (!cdb_len || !(cdb_ops[cdb[0]].flags & F_DIN))
+	const struct cdb_op *e;
+
+	if (!cdb_len || cdb_len < cdb_ops[cdb[0]].len)
+		return 0;
+	e = cdb_lookup(cdb[0], cdb[1] & 0x1f);
+	if (!e || !(e->flags & F_DIN))
 		return 0;
 	return RAMLLD_CDB_BUF_LEN;
 }
@@ -1092,12 +1527,15 @@ int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
 	if (!cdb_len)
 		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
 	e = &cdb_ops[cdb[0]];
-	if (!e->resp)
+	if (!e->len)
 		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
 	if (cdb_len < e->len)
 		return illegal(&c, RAMLLD_ASC_INVALID_FIELD_CDB);
-	if ((e->flags & F_SA) && (cdb[1] & 0x1f) != (e->usage[1] & 0x1f))
-		return invalid_cdb(&c, 1, 4);
+	if (e->flags & F_SA) {
+		e = cdb_lookup(cdb[0], cdb[1] & 0x1f);
+		if (!e)
+			return invalid_cdb(&c, 1, 4);
+	}
 	if (!(e->flags & F_NO_UA) && cdb_read_once(dev->ua) && take_ua(&c))
 		return res->status;
 	for (i = 1; i < e->len; i++) {

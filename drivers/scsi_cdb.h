@@ -28,6 +28,8 @@ typedef unsigned long long u64;
 /* SAM status codes */
 #define RAMLLD_CDB_GOOD			0x00
 #define RAMLLD_CDB_CHECK_CONDITION	0x02
+/* PRE-FETCH: the whole range fits the cache (a RAM store: always) */
+#define RAMLLD_CDB_CONDITION_MET	0x04
 
 /* Sense keys */
 #define RAMLLD_SK_NO_SENSE		0x0
@@ -37,6 +39,7 @@ typedef unsigned long long u64;
 #define RAMLLD_SK_UNIT_ATTENTION	0x6
 #define RAMLLD_SK_DATA_PROTECT		0x7
 #define RAMLLD_SK_ABORTED_COMMAND	0xb
+#define RAMLLD_SK_MISCOMPARE		0xe
 
 /* Additional sense codes (ASC << 8 | ASCQ) */
 #define RAMLLD_ASC_NONE			0x0000
@@ -44,6 +47,7 @@ typedef unsigned long long u64;
 #define RAMLLD_ASC_NOT_READY_INIT_REQ	0x0402
 #define RAMLLD_ASC_WRITE_ERROR		0x0c00	/* WRITE ERROR */
 #define RAMLLD_ASC_UNRECOVERED_READ	0x1100	/* UNRECOVERED READ ERROR */
+#define RAMLLD_ASC_MISCOMPARE_VERIFY	0x1d00	/* MISCOMPARE DURING VERIFY OPERATION */
 #define RAMLLD_ASC_PARAM_LIST_LENGTH	0x1a00	/* PARAMETER LIST LENGTH ERROR */
 #define RAMLLD_ASC_INVALID_OPCODE	0x2000	/* INVALID COMMAND OPERATION CODE */
 #define RAMLLD_ASC_LBA_OUT_OF_RANGE	0x2100	/* LOGICAL BLOCK ADDRESS OUT OF RANGE */
@@ -64,14 +68,23 @@ typedef unsigned long long u64;
 /*
  * Data-in and data-out of the non-media commands never need more than this:
  * the front end may size its bounce buffer to it. A WRITE SAME block
- * (logical block size <= 4096) and an UNMAP list fit as well.
+ * (logical block size <= 4096), an UNMAP list and the data-out of a COMPARE
+ * AND WRITE (twice its blocks, at most 4096 bytes each half) fit as well.
  */
-#define RAMLLD_CDB_BUF_LEN		4096
+#define RAMLLD_CDB_BUF_LEN		8192
 /* Logical block sizes this code accepts. */
 #define RAMLLD_CDB_MIN_BLOCK		512
 #define RAMLLD_CDB_MAX_BLOCK		4096
 /* UNMAP descriptors accepted in one command (fits RAMLLD_CDB_BUF_LEN). */
 #define RAMLLD_CDB_MAX_UNMAP_DESC	128
+/* COMPARE AND WRITE compares and writes at most this many bytes (one half). */
+#define RAMLLD_CDB_MAX_CW_BYTES		4096
+/*
+ * GET LBA STATUS looks at no more than this much of the medium per command
+ * (its last descriptor may end before the state changes, as SBC-3 allows):
+ * the front end answers in atomic context.
+ */
+#define RAMLLD_CDB_LBA_STATUS_SCAN_BYTES	0x40000000ULL	/* 1 GiB */
 
 /* What the front end must do with the store after a GOOD status. */
 enum ramlld_cdb_action {
@@ -83,6 +96,18 @@ enum ramlld_cdb_action {
 	RAMLLD_CDB_UNMAP,	/* nr_desc validated descriptors in dout: ramlld_cdb_unmap_desc() */
 	RAMLLD_CDB_SYNC,	/* SYNCHRONIZE CACHE of lba, nr_blocks (a RAM store: nothing) */
 	RAMLLD_CDB_VERIFY,	/* VERIFY, BYTCHK=0: range checked, nothing to compare */
+	/*
+	 * VERIFY, BYTCHK=01b: compare lba, nr_blocks with the request's own
+	 * data-out (nr_blocks * block_size bytes, not handed to this code).
+	 */
+	RAMLLD_CDB_COMPARE,
+	/* VERIFY, BYTCHK=11b: compare block (one block) with each of lba, nr_blocks */
+	RAMLLD_CDB_COMPARE_SAME,
+	/*
+	 * COMPARE AND WRITE: dout holds nr_blocks to compare with lba, nr_blocks,
+	 * then nr_blocks to write there if they match, as one atomic step.
+	 */
+	RAMLLD_CDB_COMPARE_WRITE,
 };
 
 /* Unit attention conditions, in order of precedence (lowest first). */
@@ -113,6 +138,14 @@ struct ramlld_cdb_dev {
 	u32 max_unmap_desc;	/* <= RAMLLD_CDB_MAX_UNMAP_DESC */
 	u32 unmap_gran_blocks;	/* optimal unmap granularity */
 	u32 max_ws_blocks;	/* WRITE SAME length limit */
+	u32 max_cw_blocks;	/* COMPARE AND WRITE limit, <= RAMLLD_CDB_MAX_CW_BYTES */
+	/*
+	 * GET LBA STATUS: the number of blocks from lba (1..max) that share
+	 * lba's provisioning state, *mapped set to that state. NULL: every
+	 * block is mapped. Must not sleep.
+	 */
+	u64 (*lba_run)(const struct ramlld_cdb_dev *dev, u64 lba, u64 max,
+		       bool *mapped);
 	/* run time: changed by MODE SELECT, START STOP UNIT, resets */
 	u8 wce;			/* caching page WCE */
 	u8 d_sense;		/* control page D_SENSE: descriptor sense */
@@ -121,7 +154,7 @@ struct ramlld_cdb_dev {
 };
 
 struct ramlld_cdb_result {
-	u8 status;			/* RAMLLD_CDB_GOOD or _CHECK_CONDITION */
+	u8 status;			/* RAMLLD_CDB_GOOD, _CONDITION_MET or _CHECK_CONDITION */
 	u8 sense_len;			/* 0 unless CHECK CONDITION */
 	u8 sense[RAMLLD_CDB_SENSE_LEN];
 	u32 din_len;			/* valid bytes of din (allocation length applied) */
@@ -129,15 +162,17 @@ struct ramlld_cdb_result {
 	u64 lba;
 	u32 nr_blocks;
 	u32 nr_desc;			/* RAMLLD_CDB_UNMAP */
-	const u8 *block;		/* RAMLLD_CDB_FILL: one logical block */
+	const u8 *block;		/* FILL, COMPARE_SAME: one logical block */
 };
 
 void ramlld_cdb_dev_reset(struct ramlld_cdb_dev *dev, enum ramlld_cdb_ua ua);
 
 /*
  * Bytes of data-out the command wants handed to ramlld_cdb_execute() (MODE
- * SELECT, UNMAP, WRITE SAME), at most RAMLLD_CDB_BUF_LEN. 0 for the media
- * writes (their data moves by the action) and for commands without data-out.
+ * SELECT, UNMAP, WRITE SAME, SEND DIAGNOSTIC, COMPARE AND WRITE, VERIFY with
+ * BYTCHK=11b), at most RAMLLD_CDB_BUF_LEN. 0 for the media writes and VERIFY
+ * with BYTCHK=01b (their data moves by the action) and for commands without
+ * data-out.
  */
 u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
 			u32 cdb_len);
@@ -173,5 +208,14 @@ void ramlld_cdb_set_sense(const struct ramlld_cdb_dev *dev,
 void ramlld_cdb_set_medium_error(const struct ramlld_cdb_dev *dev,
 				 struct ramlld_cdb_result *res, bool write,
 				 u64 lba);
+
+/*
+ * MISCOMPARE (0E/1D/00) of a VERIFY or COMPARE AND WRITE: offset is the byte
+ * of the data-out buffer (for VERIFY with BYTCHK=11b: of the range, as if
+ * its one block were repeated) that first differs, in the INFORMATION field
+ * with VALID set (fixed format: only when it fits in 32 bits).
+ */
+void ramlld_cdb_set_miscompare(const struct ramlld_cdb_dev *dev,
+			       struct ramlld_cdb_result *res, u64 offset);
 
 #endif /* RAMLLD_SCSI_CDB_H */

@@ -12,13 +12,29 @@
  * at their exact size so ASan sees any access past them. Every command runs
  * twice on identical units: status, sense, data-in and action must match.
  * Invariants: din_len <= din_cap, sense only with CHECK CONDITION, an
- * action's range inside the capacity.
+ * action's range inside the capacity and its data inside data-out, GET LBA
+ * STATUS descriptors contiguous from the starting LBA and inside the
+ * capacity.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scsi_cdb.h"
+
+/* A provisioning map for GET LBA STATUS: 8-block pages, every third mapped. */
+static u64 fuzz_lba_run(const struct ramlld_cdb_dev *dev, u64 lba, u64 max,
+			bool *mapped)
+{
+	bool m = (lba / 8) % 3 == 0;
+	u64 run = 8 - lba % 8;
+
+	(void)dev;
+	while (run < max && ((lba + run) / 8) % 3 == 0 == m)
+		run += 8;
+	*mapped = m;
+	return run < max ? run : max;
+}
 
 static void dev_setup(struct ramlld_cdb_dev *dev, uint8_t sel)
 {
@@ -38,6 +54,8 @@ static void dev_setup(struct ramlld_cdb_dev *dev, uint8_t sel)
 	dev->max_unmap_desc = RAMLLD_CDB_MAX_UNMAP_DESC;
 	dev->unmap_gran_blocks = 4096 / dev->block_size;
 	dev->max_ws_blocks = dev->max_unmap_blocks;
+	dev->max_cw_blocks = 4096 / dev->block_size;
+	dev->lba_run = sel & 0x08 ? fuzz_lba_run : NULL;
 	ramlld_cdb_dev_reset(dev, RAMLLD_UA_POWER_ON);
 	if (!(sel & 0x80))
 		dev->ua = RAMLLD_UA_NONE;
@@ -69,8 +87,12 @@ static void run_one(struct run *r, uint8_t sel, const u8 *cdb, u32 cdb_len,
 	/* invariants */
 	if (r->res.din_len > din_cap)
 		abort();
-	if (r->res.status == RAMLLD_CDB_GOOD) {
+	if (r->res.status == RAMLLD_CDB_GOOD ||
+	    r->res.status == RAMLLD_CDB_CONDITION_MET) {
 		if (r->res.sense_len)
+			abort();
+		if (r->res.status == RAMLLD_CDB_CONDITION_MET &&
+		    (r->res.action || r->res.din_len))
 			abort();
 	} else if (r->res.status != RAMLLD_CDB_CHECK_CONDITION ||
 		   r->res.sense_len < 8 || r->res.sense_len > RAMLLD_CDB_SENSE_LEN ||
@@ -78,11 +100,18 @@ static void run_one(struct run *r, uint8_t sel, const u8 *cdb, u32 cdb_len,
 		abort();
 	}
 	switch (r->res.action) {
+	case RAMLLD_CDB_COMPARE_WRITE:
+		if (r->res.nr_blocks > r->dev.max_cw_blocks ||
+		    2 * r->res.nr_blocks * r->dev.block_size > dout_len)
+			abort();
+		/* fall through */
 	case RAMLLD_CDB_READ:
 	case RAMLLD_CDB_WRITE:
+	case RAMLLD_CDB_COMPARE:
 		if (r->res.nr_blocks > r->dev.max_xfer_blocks)
 			abort();
 		/* fall through */
+	case RAMLLD_CDB_COMPARE_SAME:
 	case RAMLLD_CDB_FILL:
 	case RAMLLD_CDB_DISCARD:
 	case RAMLLD_CDB_SYNC:
@@ -106,7 +135,29 @@ static void run_one(struct run *r, uint8_t sel, const u8 *cdb, u32 cdb_len,
 	default:
 		break;
 	}
-	if (r->res.action == RAMLLD_CDB_FILL) {
+	if (r->res.status == RAMLLD_CDB_GOOD && cdb_len >= 16 &&
+	    cdb[0] == 0x9e && (cdb[1] & 0x1f) == 0x12) {
+		/* GET LBA STATUS: whole descriptors follow on from the start */
+		u32 nr_desc = r->res.din_len >= 24 ? (r->res.din_len - 8) / 16 : 0;
+		u64 next = 0;
+
+		for (u32 i = 0; i < nr_desc; i++) {
+			const u8 *d = r->din + 8 + 16 * i;
+			u64 lba = 0;
+			u32 nr = 0;
+
+			for (int k = 0; k < 8; k++)
+				lba = lba << 8 | d[k];
+			for (int k = 8; k < 12; k++)
+				nr = nr << 8 | d[k];
+			if ((i && lba != next) || !nr || d[12] > 1 ||
+			    lba >= r->dev.nr_blocks || nr > r->dev.nr_blocks - lba)
+				abort();
+			next = lba + nr;
+		}
+	}
+	if (r->res.action == RAMLLD_CDB_FILL ||
+	    r->res.action == RAMLLD_CDB_COMPARE_SAME) {
 		/* the block must be readable in full */
 		volatile u8 sum = 0;
 

@@ -17,17 +17,17 @@ sg_verify --lba=32760 --count=8 "$sg" || fail "VERIFY(10) of the last 8 blocks f
 sg_verify --16 --lba=0 --count=32768 "$sg" || fail "VERIFY(16) of the whole disk failed"
 echo "ok: TUR, SYNC CACHE(10/16), VERIFY(10/16) inside the capacity"
 expect_sense "VERIFY past the end" "5/21/00" "$sg" 2f 00 00 00 7f f9 00 00 08 00
-expect_sense "VERIFY BYTCHK=1 (not supported)" "5/24/00 sks=c90001" "$sg" 2f 02 00 00 00 00 00 00 01 00
+expect_sense "VERIFY BYTCHK=10b (reserved)" "5/24/00 sks=ca0001" "$sg" 2f 04 00 00 00 00 00 00 01 00
 expect_sense "SYNC CACHE past the end" "5/21/00" "$sg" 35 00 00 00 80 00 00 00 00 00
 
 # unsupported operation codes
-for op in 04 1d 3b 3c 5e 83 a4 c0; do
+for op in 04 3b 3c 5e 83 a4 c0; do
 	expect_sense "opcode $op" "5/20/00" "$sg" $op 00 00 00 00 00 00 00 00 00
 done
 # shellcheck disable=SC2046 # 24 separate CDB bytes
 expect_sense "32-byte variable-length CDB (0x7f)" "5/20/00" "$sg" 7f 00 00 00 00 00 00 18 $(printf ' 00%.0s' $(seq 24))
-expect_sense "SERVICE ACTION IN, GET LBA STATUS (not supported)" "5/24/00 sks=cc0001" \
-	"$sg" 9e 12 00 00 00 00 00 00 00 00 00 00 00 20 00 00
+expect_sense "SERVICE ACTION IN, service action 13h (not supported)" "5/24/00 sks=cc0001" \
+	"$sg" 9e 13 00 00 00 00 00 00 00 00 00 00 00 20 00 00
 # bad fields, with their field pointer
 expect_sense "READ(10) RDPROTECT" "5/24/00 sks=cd0001" "$sg" 28 20 00 00 00 00 00 00 01 00
 expect_sense "READ(10) NACA" "5/24/00 sks=ca0009" "$sg" 28 00 00 00 00 00 00 00 01 04
@@ -48,7 +48,7 @@ echo "ok: READ(10) of 512 bytes into a 100-byte buffer: GOOD"
 
 # REPORT SUPPORTED OPERATION CODES
 out=$(sg_opcodes "$sg")
-expect_eq "sg_opcodes: commands listed" 28 "$(grep -cE '^ [0-9a-f]{2} ' <<< "$out")"
+expect_eq "sg_opcodes: commands listed" 36 "$(grep -cE '^ [0-9a-f]{2} ' <<< "$out")"
 out=$(sg_opcodes -o 0x88 "$sg")
 expect_eq "READ(16) usage data" "88 18 ff ff ff ff ff ff ff ff ff ff ff ff 00 00" "$(tool_field "Usage data" <<< "$out")"
 out=$(sg_opcodes -o 0x9e -s 0x10 "$sg")

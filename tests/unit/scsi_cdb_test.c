@@ -58,6 +58,8 @@ static void dev_setup(u64 nr_blocks, u32 bs)
 	dev.max_unmap_desc = 4;
 	dev.unmap_gran_blocks = 8;
 	dev.max_ws_blocks = 131072;
+	dev.max_cw_blocks = 8;
+	dev.lba_run = NULL;
 	ramlld_cdb_dev_reset(&dev, RAMLLD_UA_POWER_ON);
 	dev.ua = RAMLLD_UA_NONE;	/* most tests start without it */
 }
@@ -73,7 +75,8 @@ static int run_dout(const u8 *cdb, u32 len, const u8 *dout, u32 dout_len)
 	u8 *copy = malloc(dout_len ? dout_len : 1);
 	int ret;
 
-	memcpy(copy, dout, dout_len);
+	if (dout_len)
+		memcpy(copy, dout, dout_len);
 	ret = ramlld_cdb_execute(&dev, cdb, len, copy, dout_len, NULL, 0, &res);
 	/* the action may point into dout: tests look at it before free */
 	if (res.block == copy)
@@ -212,6 +215,7 @@ static void test_vpd(void)
 	CHECK_EQ(res.din_len, 64);
 	CHECK_EQ(be16(&din[2]), 0x3c);
 	CHECK_EQ(din[4], 0x01);			/* WSNZ */
+	CHECK_EQ(din[5], 8);			/* max compare and write */
 	CHECK_EQ(be16(&din[6]), 8);		/* 1 << lbppbe */
 	CHECK_EQ(be32(&din[8]), 2048);		/* max transfer */
 	CHECK_EQ(be32(&din[12]), 0);		/* optimal transfer */
@@ -278,8 +282,8 @@ static void test_read_capacity(void)
 	rc10[8] = 1;
 	CHECK_EQ(run(rc10, 10), RAMLLD_CDB_CHECK_CONDITION);
 	CHECK_EQ(sks(), SKS_CDB(8, 0));
-	/* SERVICE ACTION IN(16) with another service action */
-	rc16[1] = 0x12;
+	/* SERVICE ACTION IN(16) with a service action not supported */
+	rc16[1] = 0x13;
 	CHECK_EQ(run(rc16, 16), RAMLLD_CDB_CHECK_CONDITION);
 	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
 	CHECK_EQ(sks(), SKS_CDB(1, 4));
@@ -395,8 +399,8 @@ static void test_rw(void)
 
 static void test_unsupported(void)
 {
-	static const u8 ops[] = { 0x01, 0x04, 0x1d, 0x2e, 0x34, 0x3b, 0x3c,
-				  0x4d, 0x5e, 0x7f, 0x83, 0x89, 0xa4, 0xc0, 0xff };
+	static const u8 ops[] = { 0x01, 0x04, 0x2e, 0x3b, 0x3c, 0x4c, 0x5e,
+				  0x7f, 0x83, 0x8e, 0x9f, 0xa4, 0xab, 0xc0, 0xff };
 	u8 cdb[32];
 
 	dev_setup(2048, 512);
@@ -883,10 +887,6 @@ static void test_sync_verify(void)
 	dev_setup(1 << 20, 512);
 	mk_rw(v16, 16, 0x8f, 0, 1 << 20);
 	CHECK_EQ(run(v16, 16), RAMLLD_CDB_GOOD);
-	/* BYTCHK is not supported */
-	v10[1] = 0x02;
-	CHECK_EQ(run(v10, 10), RAMLLD_CDB_CHECK_CONDITION);
-	CHECK_EQ(sks(), SKS_CDB(1, 1));
 }
 
 static void test_report_opcodes(void)
@@ -898,11 +898,11 @@ static void test_report_opcodes(void)
 	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_GOOD);
 	n = be32(&din[0]) / 8;
 	CHECK_EQ(res.din_len, 4 + n * 8);
-	CHECK_EQ(n, 28);
+	CHECK_EQ(n, 36);
 	for (i = 0; i < n; i++) {
 		const u8 *d = &din[4 + 8 * i];
 
-		if (d[0] == 0x9e) {
+		if (d[0] == 0x9e && be16(&d[2]) == 0x10) {
 			found_rc16 = 1;
 			CHECK_EQ(be16(&d[2]), 0x10);
 			CHECK_EQ(d[5], 0x01);
@@ -915,7 +915,7 @@ static void test_report_opcodes(void)
 	/* with timeouts descriptors */
 	cdb[2] = 0x80;
 	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_GOOD);
-	CHECK_EQ(be32(&din[0]), 28 * 20);
+	CHECK_EQ(be32(&din[0]), 36 * 20);
 	CHECK_EQ(din[4 + 5], 0x02);
 	CHECK_EQ(be16(&din[4 + 8]), 0x0a);
 
@@ -1030,6 +1030,757 @@ static void test_medium_error(void)
 	dev.d_sense = 0;
 }
 
+/* VERIFY(10/12/16): every bit of byte 1, BYTCHK 00b/01b/10b/11b, the limits. */
+static void test_verify_bytchk(void)
+{
+	static const struct { u8 op; u32 len; int group; } ops[] = {
+		{ 0x2f, 10, 6 }, { 0xaf, 12, 10 }, { 0x8f, 16, 14 },
+	};
+	u8 cdb[16];
+	u8 *block = calloc(1, 4096);
+
+	for (unsigned int i = 0; i < 3; i++) {
+		u8 op = ops[i].op;
+		u32 len = ops[i].len;
+		int len_byte = len == 10 ? 7 : len == 12 ? 6 : 10;
+
+		dev_setup(1 << 20, 512);
+		/* 00b: a range check */
+		mk_rw(cdb, len, op, 100, 16);
+		CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, len), 0);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_VERIFY);
+		CHECK_EQ(res.lba, 100);
+		CHECK_EQ(res.nr_blocks, 16);
+		/* 01b: the blocks of the request's own data-out, not handed over */
+		cdb[1] = 0x02;
+		CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, len), 0);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_COMPARE);
+		CHECK_EQ(res.lba, 100);
+		CHECK_EQ(res.nr_blocks, 16);
+		/* 11b: one block of data-out */
+		cdb[1] = 0x06;
+		CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, len), 512);
+		CHECK_EQ(ramlld_cdb_execute(&dev, cdb, len, block, 512, NULL, 0, &res),
+			 RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_COMPARE_SAME);
+		CHECK(res.block == block);
+		CHECK_EQ(res.nr_blocks, 16);
+		CHECK_EQ(run_dout(cdb, len, block, 511), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_ABORTED_COMMAND, RAMLLD_ASC_DATA_PHASE_ERROR));
+		/* 10b: reserved, pointer at BYTCHK's high bit */
+		cdb[1] = 0x04;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+		CHECK_EQ(sks(), SKS_CDB(1, 2));
+		/* DPO is read; VRPROTECT, the obsolete bit 0, the group number are not */
+		cdb[1] = 0x12;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_COMPARE);
+		for (int bit = 5; bit <= 7; bit++) {
+			cdb[1] = 1 << bit;
+			CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sks(), SKS_CDB(1, bit));
+		}
+		cdb[1] = 0x01;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(1, 0));
+		cdb[1] = 0x02;
+		cdb[ops[i].group] = 0x01;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(ops[i].group, 0));
+		cdb[ops[i].group] = 0;
+		/* 01b: the maximum transfer length; 11b: the maximum WRITE SAME length */
+		mk_rw(cdb, len, op, 0, 2049);
+		cdb[1] = 0x02;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB_BYTE(len_byte));
+		cdb[1] = 0x06;
+		CHECK_EQ(run_dout(cdb, len, block, 512), RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_COMPARE_SAME);
+		if (len != 10) {
+			mk_rw(cdb, len, op, 0, 131073);
+			cdb[1] = 0x06;
+			CHECK_EQ(run_dout(cdb, len, block, 512), RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sks(), SKS_CDB_BYTE(len_byte));
+		}
+		/* 0 blocks: nothing transferred, not even the one block of 11b */
+		mk_rw(cdb, len, op, 1 << 20, 0);
+		cdb[1] = 0x06;
+		CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, len), 0);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_GOOD);
+		CHECK_EQ(res.action, RAMLLD_CDB_NONE);
+		/* past the end, 0 blocks or not: LBA OUT OF RANGE before anything else */
+		mk_rw(cdb, len, op, (1 << 20) + 1, 0);
+		cdb[1] = 0x02;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+		mk_rw(cdb, len, op, (1 << 20) - 1, 2);
+		cdb[1] = 0x06;
+		CHECK_EQ(run_dout(cdb, len, block, 512), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	}
+	/* 4096-byte blocks: the one block is 4096 bytes */
+	dev_setup(256, 4096);
+	mk_rw(cdb, 16, 0x8f, 0, 256);
+	cdb[1] = 0x06;
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, 16), 4096);
+	CHECK_EQ(run_dout(cdb, 16, block, 4095), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(run_dout(cdb, 16, block, 4096), RAMLLD_CDB_GOOD);
+	free(block);
+}
+
+/* MISCOMPARE: 0E/1D/00 with the offset in INFORMATION, both formats. */
+static void test_miscompare(void)
+{
+	dev_setup(2048, 512);
+	ramlld_cdb_set_miscompare(&dev, &res, 1234);
+	CHECK_EQ(res.status, RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(res.action, RAMLLD_CDB_NONE);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MISCOMPARE, RAMLLD_ASC_MISCOMPARE_VERIFY));
+	CHECK_EQ(res.sense[0], 0xf0);		/* VALID */
+	CHECK_EQ(be32(&res.sense[3]), 1234);
+	CHECK_EQ(res.sense_len, 18);
+	CHECK_EQ(sks(), -1);
+	ramlld_cdb_set_miscompare(&dev, &res, 0);
+	CHECK_EQ(res.sense[0], 0xf0);
+	CHECK_EQ(be32(&res.sense[3]), 0);
+	dev.d_sense = 1;
+	ramlld_cdb_set_miscompare(&dev, &res, 0x100000005ull);
+	CHECK_EQ(res.sense[0], 0x72);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_MISCOMPARE, RAMLLD_ASC_MISCOMPARE_VERIFY));
+	CHECK_EQ(res.sense[8], 0x00);
+	CHECK_EQ(res.sense[10], 0x80);
+	CHECK_EQ(be64(&res.sense[12]), 0x100000005ull);
+	CHECK_EQ(res.sense_len, 20);
+}
+
+/* PRE-FETCH(10/16): CONDITION MET, IMMED, range checks, refused bits. */
+static void test_prefetch(void)
+{
+	static const struct { u8 op; u32 len; int group; } ops[] = {
+		{ 0x34, 10, 6 }, { 0x90, 16, 14 },
+	};
+	u8 cdb[16];
+
+	dev_setup(1 << 20, 512);
+	for (unsigned int i = 0; i < 2; i++) {
+		u8 op = ops[i].op;
+		u32 len = ops[i].len;
+
+		mk_rw(cdb, len, op, 0, 0xffff);
+		CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, len), 0);
+		CHECK_EQ(ramlld_cdb_din_len(cdb, len), 0);
+		/* more than the maximum transfer length: nothing is transferred */
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CONDITION_MET);
+		CHECK_EQ(res.status, RAMLLD_CDB_CONDITION_MET);
+		CHECK_EQ(res.sense_len, 0);
+		CHECK_EQ(res.action, RAMLLD_CDB_NONE);
+		cdb[1] = 0x02;		/* IMMED */
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CONDITION_MET);
+		/* the last block; 0 blocks: to the end */
+		mk_rw(cdb, len, op, (1 << 20) - 1, 1);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CONDITION_MET);
+		mk_rw(cdb, len, op, 5, 0);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CONDITION_MET);
+		mk_rw(cdb, len, op, (1 << 20) - 1, 2);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+		mk_rw(cdb, len, op, 1 << 20, 0);
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+		/* byte 1: only IMMED; the group number is not supported */
+		mk_rw(cdb, len, op, 0, 1);
+		for (int bit = 0; bit <= 7; bit++) {
+			if (bit == 1)
+				continue;
+			cdb[1] = 1 << bit;
+			CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sks(), SKS_CDB(1, bit));
+		}
+		cdb[1] = 0;
+		cdb[ops[i].group] = 0x10;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(ops[i].group, 4));
+		cdb[ops[i].group] = 0;
+		/* not while stopped */
+		dev.stopped = 1;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_NOT_READY, RAMLLD_ASC_NOT_READY_INIT_REQ));
+		dev.stopped = 0;
+	}
+	/* a 64-bit LBA past the end */
+	mk_rw(cdb, 16, 0x90, 0xffffffffffffffffull, 1);
+	CHECK_EQ(run(cdb, 16), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+}
+
+static void mk_cw(u8 *cdb, u64 lba, u8 nr)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = 0x89;
+	for (int i = 0; i < 8; i++)
+		cdb[2 + i] = lba >> (56 - 8 * i);
+	cdb[13] = nr;
+}
+
+/* COMPARE AND WRITE: data-out length, limits, every byte-1 bit, reserved bytes. */
+static void test_compare_write(void)
+{
+	u8 cdb[16];
+	u8 *dout = calloc(1, 8192);
+
+	dev_setup(2048, 512);
+	mk_cw(cdb, 2040, 8);
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, 16), 8192);
+	CHECK_EQ(ramlld_cdb_execute(&dev, cdb, 16, dout, 8192, NULL, 0, &res),
+		 RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_COMPARE_WRITE);
+	CHECK_EQ(res.lba, 2040);
+	CHECK_EQ(res.nr_blocks, 8);
+	/* DPO and FUA are read (and need nothing of a RAM store) */
+	cdb[1] = 0x18;
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_COMPARE_WRITE);
+	/* WRPROTECT, reserved and obsolete (FUA_NV) bits are not */
+	for (int bit = 0; bit <= 7; bit++) {
+		if (bit == 3 || bit == 4)
+			continue;
+		cdb[1] = 1 << bit;
+		CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+		CHECK_EQ(sks(), SKS_CDB(1, bit));
+	}
+	cdb[1] = 0;
+	for (int byte = 10; byte <= 14; byte++) {
+		if (byte == 13)
+			continue;
+		cdb[byte] = 0x01;
+		CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(byte, 0));
+		cdb[byte] = 0;
+	}
+	/* short data-out: the write half is missing a byte */
+	CHECK_EQ(run_dout(cdb, 16, dout, 8191), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_ABORTED_COMMAND, RAMLLD_ASC_DATA_PHASE_ERROR));
+	/* more than MAXIMUM COMPARE AND WRITE LENGTH (VPD B0: 8) */
+	mk_cw(cdb, 0, 9);
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+	CHECK_EQ(sks(), SKS_CDB_BYTE(13));
+	dev.max_cw_blocks = 1;
+	mk_cw(cdb, 0, 2);
+	CHECK_EQ(run_dout(cdb, 16, dout, 2048), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(13));
+	dev.max_cw_blocks = 8;
+	/* out of range wins over the length */
+	mk_cw(cdb, 2047, 9);
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	mk_cw(cdb, 2041, 8);
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	mk_cw(cdb, 0xffffffffffffffffull, 1);
+	CHECK_EQ(run_dout(cdb, 16, dout, 1024), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	/* 0 blocks: nothing compared or written, not an error */
+	mk_cw(cdb, 2048, 0);
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, 16), 0);
+	CHECK_EQ(run_dout(cdb, 16, dout, 0), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_NONE);
+	/* 4096-byte blocks: one block, 8192 bytes of data-out */
+	dev_setup(256, 4096);
+	dev.max_cw_blocks = 1;
+	mk_cw(cdb, 255, 1);
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, 16), 8192);
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_COMPARE_WRITE);
+	/* a front end claiming more than fits the buffer is held to it */
+	dev.max_cw_blocks = 255;
+	mk_cw(cdb, 0, 2);
+	CHECK_EQ(run_dout(cdb, 16, dout, 8192), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(13));
+	free(dout);
+}
+
+/* WRITE SAME: UNMAP, NDOB, ANCHOR and the zero block (SBC-4 5.49/5.50). */
+static void test_write_same_provisioning(void)
+{
+	u8 ws16[16], ws10[10];
+	u8 *zero = calloc(1, 4096), *data = calloc(1, 4096);
+
+	data[7] = 1;
+	dev_setup(2048, 512);
+	/* UNMAP=0: written, zeros included (the blocks are mapped after) */
+	mk_rw(ws16, 16, 0x93, 8, 8);
+	CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_FILL);
+	mk_rw(ws10, 10, 0x41, 8, 8);
+	CHECK_EQ(run_dout(ws10, 10, zero, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_FILL);
+	/* NDOB without UNMAP: zeros written */
+	ws16[1] = 0x01;
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, ws16, 16), 0);
+	CHECK_EQ(run_dout(ws16, 16, zero, 0), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_FILL);
+	CHECK(res.block != NULL);
+	for (int i = 0; res.block && i < 512; i++)
+		if (res.block[i])
+			CHECK_EQ(res.block[i], 0);
+	/* UNMAP=1 and zeros (from data-out or NDOB): deallocated */
+	ws16[1] = 0x09;
+	CHECK_EQ(run_dout(ws16, 16, zero, 0), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_DISCARD);
+	ws16[1] = 0x08;
+	CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_DISCARD);
+	ws10[1] = 0x08;
+	CHECK_EQ(run_dout(ws10, 10, zero, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_DISCARD);
+	/* UNMAP=1 and data that is not zero: written */
+	CHECK_EQ(run_dout(ws10, 10, data, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.action, RAMLLD_CDB_FILL);
+	/* ANCHOR, with or without UNMAP: no anchored state (ANC_SUP=0) */
+	ws16[1] = 0x10;
+	CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(1, 4));
+	ws16[1] = 0x18;
+	CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(1, 4));
+	/* WRPROTECT, PBDATA, LBDATA; NDOB does not exist in WRITE SAME(10) */
+	for (int bit = 0; bit <= 7; bit++) {
+		if (bit == 3)
+			continue;
+		ws10[1] = 1 << bit;
+		CHECK_EQ(run_dout(ws10, 10, zero, 512), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(1, bit));
+		if (bit == 0)
+			continue;
+		ws16[1] = 1 << bit;
+		if (bit != 4) {
+			CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sks(), SKS_CDB(1, bit));
+		}
+	}
+	/* group number */
+	mk_rw(ws16, 16, 0x93, 8, 8);
+	ws16[14] = 0x01;
+	CHECK_EQ(run_dout(ws16, 16, zero, 512), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(14, 0));
+	/* MAXIMUM WRITE SAME LENGTH: the limit passes, one more does not, UNMAP or not */
+	dev_setup(1 << 20, 512);
+	mk_rw(ws16, 16, 0x93, 0, 131072);
+	ws16[1] = 0x09;
+	CHECK_EQ(run_dout(ws16, 16, zero, 0), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.nr_blocks, 131072);
+	mk_rw(ws16, 16, 0x93, 0, 131073);
+	ws16[1] = 0x09;
+	CHECK_EQ(run_dout(ws16, 16, zero, 0), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(10));
+	/* WRITE SAME(10): its 16-bit length never reaches the limit */
+	mk_rw(ws10, 10, 0x41, 0, 0xffff);
+	CHECK_EQ(run_dout(ws10, 10, data, 512), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.nr_blocks, 0xffff);
+	free(zero);
+	free(data);
+}
+
+/* A provisioning map of 8-block pages for GET LBA STATUS: mapped pages set. */
+static const u8 *fake_map;
+
+static u64 fake_lba_run(const struct ramlld_cdb_dev *d, u64 lba, u64 max, bool *mapped)
+{
+	u64 run = 0;
+	bool m = fake_map[lba / 8];
+
+	(void)d;
+	while (run < max && (bool)fake_map[(lba + run) / 8] == m)
+		run += 8 - (lba + run) % 8;
+	*mapped = m;
+	return run < max ? run : max;
+}
+
+static void glbas(u64 lba, u32 alloc)
+{
+	u8 cdb[16] = { 0x9e, 0x12 };
+
+	for (int i = 0; i < 8; i++)
+		cdb[2 + i] = lba >> (56 - 8 * i);
+	cdb[10] = alloc >> 24;
+	cdb[11] = alloc >> 16;
+	cdb[12] = alloc >> 8;
+	cdb[13] = alloc;
+	run(cdb, 16);
+}
+
+/* GET LBA STATUS: exact extents from the front end's runs, limits, fields. */
+static void test_get_lba_status(void)
+{
+	static u8 map[256];
+	u8 cdb[16] = { 0x9e, 0x12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0 };
+
+	/* pages 0-1 mapped, 2-9 holes, 10 mapped, the rest holes */
+	memset(map, 0, sizeof(map));
+	map[0] = map[1] = map[10] = 1;
+	fake_map = map;
+	dev_setup(2048, 512);
+	dev.lba_run = fake_lba_run;
+	CHECK_EQ(ramlld_cdb_din_len(cdb, 16), RAMLLD_CDB_BUF_LEN);
+	glbas(0, 8 + 16 * 8);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(be32(&din[0]), 4 + 16 * 4);
+	CHECK_EQ(res.din_len, 8 + 16 * 4);
+	CHECK_EQ(be64(&din[8]), 0);
+	CHECK_EQ(be32(&din[16]), 16);
+	CHECK_EQ(din[20], 0);			/* mapped */
+	CHECK_EQ(be64(&din[24]), 16);
+	CHECK_EQ(be32(&din[32]), 64);
+	CHECK_EQ(din[36], 1);			/* deallocated */
+	CHECK_EQ(be64(&din[40]), 80);
+	CHECK_EQ(be32(&din[48]), 8);
+	CHECK_EQ(din[52], 0);
+	CHECK_EQ(be64(&din[56]), 88);
+	CHECK_EQ(be32(&din[64]), 2048 - 88);	/* to the end */
+	CHECK_EQ(din[68], 1);
+	CHECK_EQ(din[69], 0);			/* additional status */
+	/* from inside a run: the run's rest */
+	glbas(3, 8 + 16 * 8);
+	CHECK_EQ(be64(&din[8]), 3);
+	CHECK_EQ(be32(&din[16]), 13);
+	CHECK_EQ(be64(&din[24]), 16);
+	/* the allocation length bounds the descriptors: 24 bytes, one */
+	glbas(0, 24);
+	CHECK_EQ(res.din_len, 24);
+	CHECK_EQ(be32(&din[0]), 20);
+	CHECK_EQ(be32(&din[16]), 16);
+	glbas(0, 40);
+	CHECK_EQ(be32(&din[0]), 36);
+	CHECK_EQ(res.din_len, 40);
+	/* shorter than one descriptor: one descriptor's length, truncated */
+	glbas(0, 10);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 10);
+	CHECK_EQ(be32(&din[0]), 20);
+	glbas(0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 0);
+	/* the last block; one past it */
+	glbas(2047, 24);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(be64(&din[8]), 2047);
+	CHECK_EQ(be32(&din[16]), 1);
+	glbas(2048, 24);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	glbas(0xffffffffffffffffull, 24);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_LBA_OUT_OF_RANGE));
+	/* no front end map: everything mapped, to the end */
+	dev.lba_run = NULL;
+	glbas(100, 4096);
+	CHECK_EQ(be32(&din[0]), 20);
+	CHECK_EQ(be32(&din[16]), 1948);
+	CHECK_EQ(din[20], 0);
+	/* a huge unit: the scan stops at RAMLLD_CDB_LBA_STATUS_SCAN_BYTES */
+	dev_setup(1ull << 40, 512);
+	glbas(0, 4096);
+	CHECK_EQ(be32(&din[0]), 20);
+	CHECK_EQ(be32(&din[16]), RAMLLD_CDB_LBA_STATUS_SCAN_BYTES / 512);
+	/* byte 14 (report type) and the control byte are not read; other SAs */
+	cdb[14] = 0x01;
+	CHECK_EQ(run(cdb, 16), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(14, 0));
+	cdb[14] = 0;
+	cdb[1] = 0x13;
+	CHECK_EQ(run(cdb, 16), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(1, 4));
+	cdb[1] = 0x32;			/* bits 7..5 of byte 1 */
+	CHECK_EQ(run(cdb, 16), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(1, 5));
+}
+
+static void log_sense(u8 b1, u8 pc_page, u8 subpage, u16 ppc, u16 alloc)
+{
+	u8 cdb[10] = { 0x4d, b1, pc_page, subpage, 0, (u8)(ppc >> 8), (u8)ppc,
+		       (u8)(alloc >> 8), (u8)alloc, 0 };
+
+	run(cdb, 10);
+}
+
+/* LOG SENSE: the pages' bytes, subpage lists, PC/PPC/SP, pointer, allocation length. */
+static void test_log_sense(void)
+{
+	dev_setup(2048, 512);
+	/* supported pages */
+	log_sense(0, 0x40, 0, 0, 255);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 8);
+	CHECK_EQ(din[0], 0x00);
+	CHECK_EQ(din[1], 0x00);
+	CHECK_EQ(be16(&din[2]), 4);
+	CHECK_EQ(be32(&din[4]), 0x000d112f);
+	/* supported pages and subpages */
+	log_sense(0, 0x40, 0xff, 0, 255);
+	CHECK_EQ(res.din_len, 4 + 16);
+	CHECK_EQ(din[0], 0x40);			/* SPF */
+	CHECK_EQ(din[1], 0xff);
+	CHECK_EQ(be16(&din[2]), 16);
+	CHECK_EQ(be32(&din[4]), 0x000000ff);
+	CHECK_EQ(be32(&din[8]), 0x0d000dff);
+	CHECK_EQ(be32(&din[12]), 0x110011ff);
+	CHECK_EQ(be32(&din[16]), 0x2f002fff);
+	/* subpages of one page */
+	log_sense(0, 0x4d, 0xff, 0, 255);
+	CHECK_EQ(res.din_len, 8);
+	CHECK_EQ(din[0], 0x4d);
+	CHECK_EQ(din[1], 0xff);
+	CHECK_EQ(be16(&din[2]), 4);
+	CHECK_EQ(be32(&din[4]), 0x0d000dff);
+	/* temperature: two parameters, no sensor */
+	log_sense(0, 0x4d, 0, 0, 255);
+	CHECK_EQ(res.din_len, 16);
+	CHECK_EQ(din[0], 0x0d);
+	CHECK_EQ(be16(&din[2]), 12);
+	CHECK_EQ(be16(&din[4]), 0x0000);
+	CHECK_EQ(din[6], 0x03);
+	CHECK_EQ(din[7], 2);
+	CHECK_EQ(din[9], 0xff);
+	CHECK_EQ(be16(&din[10]), 0x0001);
+	CHECK_EQ(din[12], 0x03);
+	CHECK_EQ(din[13], 2);
+	CHECK_EQ(din[15], 0xff);
+	/* the parameter pointer: from parameter 0001h */
+	log_sense(0, 0x4d, 0, 1, 255);
+	CHECK_EQ(res.din_len, 10);
+	CHECK_EQ(be16(&din[2]), 6);
+	CHECK_EQ(be16(&din[4]), 0x0001);
+	log_sense(0, 0x4d, 0, 2, 255);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+	CHECK_EQ(sks(), SKS_CDB_BYTE(5));
+	log_sense(0, 0x40, 0, 1, 255);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(5));
+	log_sense(0, 0x40, 0xff, 1, 255);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(5));
+	/* solid state media: percentage used endurance indicator 0 */
+	log_sense(0, 0x51, 0, 0, 255);
+	CHECK_EQ(res.din_len, 12);
+	CHECK_EQ(din[0], 0x11);
+	CHECK_EQ(be16(&din[2]), 8);
+	CHECK_EQ(be16(&din[4]), 0x0001);
+	CHECK_EQ(din[6], 0x03);
+	CHECK_EQ(din[7], 4);
+	CHECK_EQ(din[11], 0);
+	/* informational exceptions: no failure predicted */
+	log_sense(0, 0x6f, 0, 0, 255);
+	CHECK_EQ(res.din_len, 12);
+	CHECK_EQ(din[0], 0x2f);
+	CHECK_EQ(be16(&din[2]), 8);
+	CHECK_EQ(be16(&din[4]), 0);
+	CHECK_EQ(din[7], 4);
+	CHECK_EQ(din[8], 0);			/* ASC */
+	CHECK_EQ(din[9], 0);			/* ASCQ */
+	CHECK_EQ(din[10], 0xff);		/* temperature: none */
+	/* default cumulative values: the same pages */
+	log_sense(0, 0xef, 0, 0, 255);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 12);
+	/* thresholds (PC 00b, 10b): none kept */
+	log_sense(0, 0x2f, 0, 0, 255);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+	CHECK_EQ(sks(), SKS_CDB(2, 7));
+	log_sense(0, 0xad, 0, 0, 255);
+	CHECK_EQ(sks(), SKS_CDB(2, 7));
+	/* an unsupported page, subpage; SP, PPC, other byte-1 bits, byte 4 */
+	log_sense(0, 0x50, 0, 0, 255);
+	CHECK_EQ(sks(), SKS_CDB(2, 5));
+	log_sense(0, 0x4d, 0x01, 0, 255);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(3));
+	for (int bit = 0; bit <= 7; bit++) {
+		log_sense(1 << bit, 0x4d, 0, 0, 255);
+		CHECK_EQ(res.status, RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(1, bit));
+	}
+	{
+		u8 cdb[10] = { 0x4d, 0, 0x4d, 0, 0x80, 0, 0, 0, 255, 0 };
+
+		CHECK_EQ(run(cdb, 10), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(4, 7));
+	}
+	/* the allocation length truncates; the page length stays */
+	log_sense(0, 0x4d, 0, 0, 6);
+	CHECK_EQ(res.din_len, 6);
+	CHECK_EQ(be16(&din[2]), 12);
+	log_sense(0, 0x40, 0xff, 0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 0);
+}
+
+static void send_diag(u8 b1, const u8 *list, u16 plen, u32 dout_len)
+{
+	u8 cdb[6] = { 0x1d, b1, 0, (u8)(plen >> 8), (u8)plen, 0 };
+
+	run_dout(cdb, 6, list, dout_len);
+}
+
+/* SEND DIAGNOSTIC and RECEIVE DIAGNOSTIC RESULTS. */
+static void test_send_diag(void)
+{
+	static const u8 page0[4] = { 0x00, 0, 0, 0 };
+	u8 bad[8] = { 0x00, 0, 0, 4, 0, 0, 0, 0 };
+	u8 rd[6] = { 0x1c, 0x01, 0x00, 0, 255, 0 };
+
+	dev_setup(2048, 512);
+	CHECK_EQ(ramlld_cdb_dout_len(&dev, (u8[]){ 0x1d, 0x10, 0, 0, 4, 0 }, 6), 4);
+	/* the default self-test, with and without DEVOFFL/UNITOFFL */
+	send_diag(0x04, NULL, 0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	send_diag(0x07, NULL, 0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	send_diag(0x14, NULL, 0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	/* with a self-test code, or a parameter list */
+	send_diag(0x24, NULL, 0, 0);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+	CHECK_EQ(sks(), SKS_CDB(1, 7));
+	send_diag(0x14, page0, 4, 4);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(3));
+	/* self-test codes: 001b 010b 100b 101b 110b pass, 011b 111b are reserved */
+	for (u8 code = 1; code < 8; code++) {
+		send_diag(code << 5, NULL, 0, 0);
+		if (code == 3 || code == 7) {
+			CHECK_EQ(res.status, RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sks(), SKS_CDB(1, 7));
+		} else {
+			CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+		}
+	}
+	send_diag(0xa0, page0, 4, 4);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(3));
+	/* nothing at all: no operation */
+	send_diag(0, NULL, 0, 0);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	/* a parameter list: PF=1, page 00h only */
+	send_diag(0x10, page0, 4, 4);
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	send_diag(0x00, page0, 4, 4);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+	CHECK_EQ(sks(), SKS_CDB(1, 4));
+	send_diag(0x10, page0, 4, 3);
+	CHECK_EQ(sense_kcq(), KCQ(RAMLLD_SK_ABORTED_COMMAND, RAMLLD_ASC_DATA_PHASE_ERROR));
+	send_diag(0x10, page0, 3, 3);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_PARAM_LIST_LENGTH));
+	send_diag(0x10, bad, 8, 8);		/* page length 4: 8 bytes, fine */
+	CHECK_EQ(res.status, RAMLLD_CDB_GOOD);
+	send_diag(0x10, bad, 6, 6);		/* page length 4 in 6 bytes */
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_PARAM_LIST_LENGTH));
+	bad[0] = 0x80;
+	send_diag(0x10, bad, 8, 8);
+	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_PARAM));
+	CHECK_EQ(sks(), SKS_PARAM_BYTE(0));
+	/* reserved: byte 1 bit 3, byte 2 */
+	send_diag(0x0c, NULL, 0, 0);
+	CHECK_EQ(sks(), SKS_CDB(1, 3));
+	{
+		u8 cdb[6] = { 0x1d, 0x04, 0x01, 0, 0, 0 };
+
+		CHECK_EQ(run(cdb, 6), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sks(), SKS_CDB(2, 0));
+	}
+
+	/* RECEIVE DIAGNOSTIC RESULTS: the supported pages page */
+	CHECK_EQ(ramlld_cdb_din_len(rd, 6), RAMLLD_CDB_BUF_LEN);
+	CHECK_EQ(run(rd, 6), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 5);
+	CHECK_EQ(din[0], 0x00);
+	CHECK_EQ(be16(&din[2]), 1);
+	CHECK_EQ(din[4], 0x00);
+	rd[4] = 3;
+	CHECK_EQ(run(rd, 6), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 3);
+	rd[4] = 255;
+	rd[2] = 0x01;
+	CHECK_EQ(run(rd, 6), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB_BYTE(2));
+	rd[1] = 0;		/* PCV=0: the results of the last SEND DIAGNOSTIC */
+	CHECK_EQ(run(rd, 6), RAMLLD_CDB_GOOD);
+	CHECK_EQ(res.din_len, 5);
+	rd[1] = 0x02;
+	CHECK_EQ(run(rd, 6), RAMLLD_CDB_CHECK_CONDITION);
+	CHECK_EQ(sks(), SKS_CDB(1, 1));
+}
+
+/* REPORT SUPPORTED OPERATION CODES: the new commands and their usage data. */
+static void test_report_opcodes_new(void)
+{
+	static const struct { u8 op; u16 sa; u8 len; u8 b1; } cmds[] = {
+		{ 0x1c, 0, 6, 0x01 }, { 0x1d, 0, 6, 0xf7 }, { 0x2f, 0, 10, 0x16 },
+		{ 0x34, 0, 10, 0x02 }, { 0x4d, 0, 10, 0x00 }, { 0x89, 0, 16, 0x18 },
+		{ 0x8f, 0, 16, 0x16 }, { 0x90, 0, 16, 0x02 }, { 0xaf, 0, 12, 0x16 },
+		{ 0x9e, 0x12, 16, 0x12 },
+	};
+	u8 cdb[12] = { 0xa3, 0x0c, 0x00, 0, 0, 0, 0, 0, 0x10, 0, 0, 0 };
+	unsigned int n, i, j, found;
+
+	dev_setup(2048, 512);
+	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_GOOD);
+	n = be32(&din[0]) / 8;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		found = 0;
+		for (j = 0; j < n; j++) {
+			const u8 *d = &din[4 + 8 * j];
+
+			if (d[0] == cmds[i].op && be16(&d[2]) == cmds[i].sa &&
+			    be16(&d[6]) == cmds[i].len)
+				found++;
+		}
+		CHECK_EQ(found, 1);
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		u8 one[12] = { 0xa3, 0x0c, cmds[i].sa ? 0x02 : 0x01, cmds[i].op,
+			       0, (u8)cmds[i].sa, 0, 0, 0x01, 0, 0, 0 };
+		u8 probe[16];
+
+		CHECK_EQ(run(one, 12), RAMLLD_CDB_GOOD);
+		CHECK_EQ(din[1], 0x03);
+		CHECK_EQ(be16(&din[2]), cmds[i].len);
+		CHECK_EQ(din[4], cmds[i].op);
+		CHECK_EQ(din[5], cmds[i].b1);
+		CHECK_EQ(din[4 + cmds[i].len - 1], 0);	/* control byte: NACA unsupported */
+		/* the usage data is the check: a bit outside it is refused */
+		memcpy(probe, &din[4], cmds[i].len);
+		for (j = 2; j < cmds[i].len; j++) {
+			u8 outside = (u8)~probe[j];
+
+			if (!outside)
+				continue;
+			memset(probe, 0, sizeof(probe));
+			probe[0] = cmds[i].op;
+			probe[1] = cmds[i].op == 0x9e ? 0x12 : 0;
+			probe[j] = outside & (u8)-outside;	/* lowest bit outside */
+			ramlld_cdb_execute(&dev, probe, cmds[i].len, NULL, 0, din,
+					   sizeof(din), &res);
+			CHECK_EQ(res.status, RAMLLD_CDB_CHECK_CONDITION);
+			CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+			CHECK_EQ(sks() & 0xffff, j);
+			run(one, 12);
+			memcpy(probe, &din[4], cmds[i].len);
+		}
+	}
+	/* GET LBA STATUS asked by opcode only: it has service actions */
+	cdb[2] = 0x01;
+	cdb[3] = 0x9e;
+	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_CHECK_CONDITION);
+	/* an unknown service action of 9Eh */
+	cdb[2] = 0x02;
+	cdb[5] = 0x13;
+	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_GOOD);
+	CHECK_EQ(din[1], 0x01);
+	cdb[2] = 0x03;
+	cdb[5] = 0x12;
+	CHECK_EQ(run(cdb, 12), RAMLLD_CDB_GOOD);
+	CHECK_EQ(din[1], 0x03);
+	CHECK_EQ(din[5], 0x12);
+}
+
 int main(void)
 {
 	test_inquiry();
@@ -1048,6 +1799,15 @@ int main(void)
 	test_report_opcodes();
 	test_small_buffers();
 	test_medium_error();
+	test_verify_bytchk();
+	test_miscompare();
+	test_prefetch();
+	test_compare_write();
+	test_write_same_provisioning();
+	test_get_lba_status();
+	test_log_sense();
+	test_send_diag();
+	test_report_opcodes_new();
 	printf("scsi_cdb_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
