@@ -59,7 +59,8 @@ def build(root):
             rows.append(row)
             continue
         m = r["meta"]
-        row.update(release=m.get("kernel"), accel=m.get("accel"), wall_s=m.get("wall_s"),
+        row.update(release=m.get("kernel"), accel=m.get("accel"), clock=report.clock_text(m),
+                   wall_s=m.get("wall_s"),
                    load=(m.get("host_load_start"), m.get("host_load_end")))
         for p, w, s in keys:
             b, q, c = (r["idx"].get((t, p, w, s)) for t in ("ramlld-bio", "ramlld-mq", SCSI))
@@ -97,7 +98,7 @@ def report_md(res):
              "the kernels' paths compare on that emulated CPU, not what a real host gets, and "
              "absolute IOPS mean nothing across kernels.")
     L.append("")
-    head = ["kernel", "release", "accel"]
+    head = ["kernel", "release", "accel", "clock"]
     for k in keys:
         head += [f"{short(*k)} bio/scsi", "mq/scsi"]
     head.append("SCSI CPU µs/IO over mq (qd32)")
@@ -106,7 +107,7 @@ def report_md(res):
         if r["release"] is None:
             body.append([r["kernel"], "no results"] + ["-"] * (len(head) - 2))
             continue
-        line = [r["kernel"], r["release"] or "-", r["accel"] or "-"]
+        line = [r["kernel"], r["release"] or "-", r["accel"] or "-", r.get("clock") or "-"]
         by = {(e["profile"], e["workload"], e["section"]): e for e in r["cells"]}
         for k in keys:
             e = by.get(k)

@@ -22,7 +22,9 @@ import sys
 
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
-           "cpu_us_per_io_fio", "cpu_us_per_io_stat"]
+           "cpu_us_per_io_fio", "cpu_us_per_io_stat", "instr_per_io", "instr_per_io_stat"]
+# On the exact clock (tools/vm/run --clock icount) a cell's runs must agree within this (%).
+DETERMINISM_PCT = 0.5
 QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
               "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,6 +55,26 @@ def read_env(path):
     except OSError:
         pass
     return d
+
+
+def icount_ns(meta):
+    """Guest ns per instruction on the exact clock (2^shift), None on the host's time."""
+    if meta.get("clock") != "icount":
+        return None
+    sh = meta.get("icount_shift") or "0"
+    return 2 ** int(sh) if sh.isdigit() else 1
+
+
+def clock_text(meta):
+    """Which clock made the figures, with the QEMU and the vCPU count: every section says it."""
+    ns = icount_ns(meta)
+    cpus, qemu = meta.get("cpus", "-"), meta.get("qemu") or "-"
+    if ns:
+        return (f"icount, exact: guest time counts instructions, 1 instruction = {ns} ns "
+                f"(QEMU {qemu}, {cpus} vCPU(s), TCG)")
+    accel = meta.get("accel", "-")
+    where = "host" if accel.startswith("none") else f"QEMU {qemu}, {cpus} vCPU(s), {accel}"
+    return f"host time ({where})"
 
 
 def read_target_file(path):
@@ -166,6 +188,7 @@ def read_queue(path):
 
 def load_runs(root, meta):
     ramp = float(meta.get("ramp", 0) or 0)
+    ns = icount_ns(meta)
     runs = []
     for f in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "*", "*", "r*.json"))):
         rel = os.path.relpath(f, os.path.join(root, "raw")).split(os.sep)
@@ -193,13 +216,35 @@ def load_runs(root, meta):
         base = f[: -len(".dd.json")] if mo.group(2) else f[: -len(".json")]
         busy = stat_cpu_us(base + ".cpu")
         m["cpu_us_per_io_stat"] = busy / window_ios if busy is not None and window_ios else None
+        # the exact clock: guest ns are instructions, and QEMU runs the vCPUs in turn on one
+        # thread, so guest time counts the instructions of all vCPUs together: 10^9 / IOPS is
+        # the whole path's instructions per I/O while the guest is never idle. /proc/stat's busy
+        # time counts a vCPU as busy while it waits for its turn: with k vCPUs busy at once it
+        # is about k times that (in 1/CLK_TCK ticks, the ramp's I/O counted in).
+        m["instr_per_io"] = 1e9 / m["iops"] / ns if ns and m["iops"] else None
+        m["instr_per_io_stat"] = (m["cpu_us_per_io_stat"] * 1e3 / ns
+                                  if ns and m["cpu_us_per_io_stat"] is not None else None)
         m.update(target=t, profile=p, workload=w, section=s, rep=rep,
                  file=os.path.relpath(f, root), queue=read_queue(base + ".queue"))
         runs.append(m)
     return runs
 
 
-def aggregate(runs, targets):
+def determinism(rs):
+    """On the exact clock: how far a cell's runs are apart (% of their mean IOPS), whether that
+    is within DETERMINISM_PCT, and what differed."""
+    xs = [r["iops"] for r in rs if r.get("iops")]
+    if len(xs) < 2:
+        return {"pct": None, "ok": None, "what": "one run: not checked"}
+    pct = (max(xs) - min(xs)) * 100 / statistics.fmean(xs)
+    what = "IOPS " + " vs ".join(f"{x:,.0f}" for x in xs) + f" ({pct:.3f} % apart)"
+    ins = [r["instr_per_io_stat"] for r in rs if r.get("instr_per_io_stat")]
+    if len(ins) == len(xs):
+        what += ("; vCPU-busy ns/IO (/proc/stat) " + " vs ".join(f"{x:,.0f}" for x in ins))
+    return {"pct": pct, "ok": pct <= DETERMINISM_PCT, "what": what}
+
+
+def aggregate(runs, targets, exact=False):
     cells = {}
     for r in runs:
         cells.setdefault((r["target"], r["profile"], r["workload"], r["section"]), []).append(r)
@@ -212,6 +257,7 @@ def aggregate(runs, targets):
             c[m], c[m + "_std"] = mean_std([r.get(m) for r in rs])
         c["queue"] = rs[0]["queue"]
         c["runs"] = [{k: r.get(k) for k in ["rep", "file"] + METRICS} for r in rs]
+        c["determinism"] = determinism(rs) if exact else None
         out.append(c)
     idx = {(c["target"], c["profile"], c["workload"], c["section"]): c for c in out}
     for c in out:
@@ -442,8 +488,10 @@ def build(root):
         pass
     runs = load_runs(root, meta)
     tmeta = load_targets(root)
-    cells, idx = aggregate(runs, tmeta)
+    exact = icount_ns(meta) is not None
+    cells, idx = aggregate(runs, tmeta, exact)
     bd = load_breakdown(root, tmeta)
+    instr_per_function(bd, idx)
     targets = sorted({c["target"] for c in cells}, key=torder(tmeta))
     profiles = sorted({c["profile"] for c in cells}, key=lambda p: (p != "default", p))
     midlayer = [x for x in (rel_cost(idx, p) for p in profiles) if x]
@@ -456,7 +504,11 @@ def build(root):
                 if not ca or not cb:
                     continue
                 r, rs = ratio(ca["iops"], ca["iops_std"], cb["iops"], cb["iops_std"])
-                paired = paired_ratios(ca, cb) if meta.get("interleave") == "1" else []
+                if exact:
+                    # one exact run decides; its second run only checks that it is exact
+                    rs = None
+                paired = (paired_ratios(ca, cb)
+                          if meta.get("interleave") == "1" and not exact else [])
                 lo = hi = None
                 if len(paired) >= 2:
                     r, rs = mean_std(paired)
@@ -465,13 +517,38 @@ def build(root):
                               "label": label, "profile": p, "section": s, "a": a, "b": b,
                               "a_iops": ca["iops"], "a_std": ca["iops_std"], "b_iops": cb["iops"],
                               "b_std": cb["iops_std"], "ratio": r, "ratio_std": rs,
-                              "goal": goals.get(s)})
+                              "goal": goals.get(s), "exact": exact,
+                              "a_det": ca["determinism"], "b_det": cb["determinism"],
+                              "a_instr": ca["instr_per_io"], "b_instr": cb["instr_per_io"]})
     import seeds  # compare/seeds.py: the seed sections (here: report.py --perf-parents needs none)
     return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
-            "profiles": profiles,
+            "profiles": profiles, "exact": exact, "clock": clock_text(meta),
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench,
             "seeds": seeds.sections(root, cells, idx)}, idx
+
+
+def instr_per_function(bd, idx):
+    """The exact clock: each breakdown's instructions per I/O by function. perf's cpu-clock
+    samples every N guest ns = instructions, so a function's share of the busy samples times
+    the cell's instructions per I/O (10^9 / IOPS of the matrix's 4k randread QD32 cell of the
+    same target and profile) is its instructions per I/O."""
+    for t, b in bd.items():
+        c = idx.get((t, b["profile"], "qd32", "randread-4k-qd32"))
+        pf = b.get("perf")
+        total = c and c.get("instr_per_io")
+        b["instr_per_io"] = total or None
+        if not pf or not total:
+            continue
+        busy = 100.0 - pf["share_pct"]["idle"]
+        if busy <= 0:
+            continue
+        for f in pf["top_kernel"] + pf["scsi_functions"]:
+            f["instr_per_io"] = f["pct"] / busy * total
+        pf["class_instr_per_io"] = {k: v / 100 * total for k, v in pf["share_of_busy_pct"].items()
+                                    if v is not None}
+        if b.get("driver"):
+            b["driver"]["own_instr_per_io"] = b["driver"]["own_of_busy_pct"] / 100 * total
 
 
 def ceiling_text(bd, goal=None):
@@ -480,12 +557,21 @@ def ceiling_text(bd, goal=None):
     if not d:
         return "-"
     txt = f"{fmt(d['own_of_busy_pct'], 1)}% → {fmt(d['ceiling'], 2)}x"
+    if d.get("own_instr_per_io") is not None:
+        txt += f" ({fmt(d['own_instr_per_io'])} instr/IO own)"
     return txt + (" (goal above it)" if goal and goal > d["ceiling"] else "")
 
 
 def bench_verdict(b):
-    """met / NOT met / inconclusive for a bench ratio against its goal. Paired rounds: the
-    one-sided 95 % confidence bounds of the mean ratio; otherwise mean ± the propagated spread."""
+    """met / NOT met / inconclusive for a bench ratio against its goal. The exact clock: the
+    ratio itself, when both cells passed the determinism check. Paired rounds: the one-sided
+    95 % confidence bounds of the mean ratio; otherwise mean ± the propagated spread."""
+    if b.get("exact"):
+        bad = [f"{t}: {d['what']}" for t, d in ((b["a"], b["a_det"]), (b["b"], b["b_det"]))
+               if d and d["ok"] is False]
+        if bad:
+            return "inconclusive: the runs differ (" + "; ".join(bad) + ")"
+        return "met" if b["ratio"] >= b["goal"] else "NOT met"
     if b["paired"]:
         lo, hi = b["lo95"], b["hi95"]
         within = "inconclusive: the goal is within the 95% bounds of the mean"
@@ -497,7 +583,7 @@ def bench_verdict(b):
 
 
 def headline(res, idx):
-    lines = []
+    lines = [f"clock: {res['clock']}"]
     for p in res["profiles"]:
         for s in ("randread-4k-qd32", "randwrite-4k-qd32"):
             parts = []
@@ -506,6 +592,8 @@ def headline(res, idx):
                 c = idx.get((t, p, "qd32", s))
                 if c and c["iops"]:
                     parts.append(f"{t} {fmt(c['iops'] / 1e3, 1)}k"
+                                 + (f" {fmt(c['instr_per_io'])} instr/IO"
+                                    if c.get("instr_per_io") else "")
                                  + (f" ({fmt(c['ratio_to_bio'], 2)}x)" if b and t != REF else ""))
             if parts:
                 lines.append(f"{s} [{p}]: " + ", ".join(parts))
@@ -530,6 +618,21 @@ def headline(res, idx):
 # ------------------------------------------------------------------ report.md
 def report_md(res, idx, plots):
     meta = res["meta"]
+    exact = res["exact"]
+
+    def pv(m, sd, nd=None):
+        """mean ± sd on the host's time; the figure alone on the exact clock (its runs' agreement
+        is the determinism check, not a spread)"""
+        return pm(m, None if exact else sd, nd)
+
+    def ins(c, key="instr_per_io"):
+        return fmt(c.get(key)) if c else "-"
+
+    def det(c):
+        d = c.get("determinism")
+        if not d or d["pct"] is None:
+            return "-"
+        return f"{d['pct']:.2f}" + ("" if d["ok"] else " ⚠")
     L = []
     L.append("# ramlld comparison report")
     L.append("")
@@ -542,6 +645,7 @@ def report_md(res, idx, plots):
         ["CPUs", f"{meta.get('cpus', '-')} ({meta.get('cpu_model', '-')})"],
         ["memory", f"{int(meta.get('mem_kb', 0) or 0) // 1024} MiB"],
         ["accelerator", accel],
+        ["clock", res["clock"]],
         ["fio", meta.get("fio", "-")],
         ["level", f"{meta.get('level', '-')}: {meta.get('repeats', '-')} repeats of "
                   f"{meta.get('runtime', '-')} s (+{meta.get('ramp', '-')} s ramp) per cell"],
@@ -553,7 +657,24 @@ def report_md(res, idx, plots):
                 f"{meta.get('wall_s', '-')} s wall in total"],
     ]))
     L.append("")
-    if accel == "tcg":
+    if exact:
+        L.append("**The guest ran on the exact clock** (`tools/vm/run --clock icount`: QEMU counts "
+                 "the instructions the guest executes, 1 instruction = "
+                 f"{icount_ns(meta)} ns of guest time, and an idle guest's clock jumps to its next "
+                 "timer). Every rate measured in the guest is then an instruction count: "
+                 "instructions per I/O (`instr/IO`) = guest CPU time per I/O, the same on every "
+                 "run whatever the host does; IOPS are what that count implies at 1 instruction "
+                 "per ns. QEMU runs the vCPUs in turn on one host thread, so guest time counts "
+                 "the instructions of all vCPUs together: `instr/IO` = 10^9/IOPS is the whole "
+                 "path's instructions per I/O, fio included, while the guest is never idle "
+                 "(every job submitting). `vCPU-busy ns/IO` (/proc/stat, 1/100 s ticks, the ramp "
+                 "counted in) counts a vCPU as busy while it waits for its turn: with k vCPUs "
+                 "busy at once it is about k times instr/IO. TCG counts a `rep movs`/`rep "
+                 "stos` one iteration per element (a 4 KiB `rep movsb` copy is 4,096 "
+                 "instructions), so copies weigh more than on hardware (docs/clock.md). Each cell "
+                 "ran twice; `runs apart %` is how far its two runs' IOPS are apart, and a cell "
+                 f"above {DETERMINISM_PCT} % is flagged ⚠ (section Determinism).")
+    elif accel == "tcg":
         L.append("**The guest ran under TCG (software CPU emulation, no KVM).** Absolute numbers "
                  "(IOPS, µs) mean little here: every instruction is emulated, so they are far from "
                  "hardware and vary between guests. Only ratios between targets measured side by "
@@ -568,6 +689,21 @@ def report_md(res, idx, plots):
              "to ramlld-bio on the same workload and profile. `a ± s` = mean ± sample standard "
              "deviation over the repeats.")
     L.append("")
+    if exact:
+        bad = [c for c in res["cells"] if (c.get("determinism") or {}).get("ok") is False]
+        L.append("## Determinism")
+        if bad:
+            L.append(f"{len(bad)} of {len(res['cells'])} cells' runs differ by more than "
+                     f"{DETERMINISM_PCT} %: their figures are not exact (a timer, a background "
+                     "job or a difference in what ran; see guest-run.log):")
+            L.append("")
+            L += [f"- ⚠ {c['target']} [{c['profile']}] {c['workload']}/{c['section']}: "
+                  f"{c['determinism']['what']}" for c in bad]
+        else:
+            n = sum(1 for c in res["cells"] if (c.get("determinism") or {}).get("ok"))
+            L.append(f"Every cell's runs agree within {DETERMINISM_PCT} % ({n} cells checked; "
+                     "cells with one run are not checked).")
+        L.append("")
     hl = headline(res, idx)
     if hl:
         L.append("## Headline")
@@ -596,10 +732,18 @@ def report_md(res, idx, plots):
                      "(Student's t over the rounds) is at or above it, missed when the upper "
                      "bound is below it.")
             L.append("")
-        L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b", "a / b",
+        if exact:
+            L.append("On the exact clock one run per target decides: a / b is the ratio of the "
+                     "two targets' IOPS (= b's instructions per I/O over a's); the second run of "
+                     "each only checks that the figure is exact (within "
+                     f"{DETERMINISM_PCT} %). A goal is met when a / b is at or above it.")
+            L.append("")
+        L.append(table(["comparison", "profile", "workload", "IOPS a", "IOPS b",
+                        "instr/IO a", "instr/IO b", "a / b",
                         "95% bounds", "goal", "b's ceiling"],
-                       [[b["label"], b["profile"], b["section"], pm(b["a_iops"], b["a_std"]),
-                         pm(b["b_iops"], b["b_std"]), pm(b["ratio"], b["ratio_std"], 2),
+                       [[b["label"], b["profile"], b["section"], pv(b["a_iops"], b["a_std"]),
+                         pv(b["b_iops"], b["b_std"]), fmt(b["a_instr"]), fmt(b["b_instr"]),
+                         pv(b["ratio"], b["ratio_std"], 3 if exact else 2),
                          f"{fmt(b['lo95'], 2)}-{fmt(b['hi95'], 2)}" if b["paired"] else "-",
                          f"≥ {b['goal']}: {bench_verdict(b)}" if b["goal"] else "-",
                          ceiling_text(res["breakdown"].get(b["b"]), b["goal"])]
@@ -623,13 +767,16 @@ def report_md(res, idx, plots):
         for c in res["cells"]:
             if c["workload"] != w:
                 continue
-            rows.append([c["section"], c["profile"], c["target"], pm(c["iops"], c["iops_std"]),
-                         pm(c["mbps"], c["mbps_std"]), pm(c["ratio_to_bio"], c["ratio_to_bio_std"], 2),
+            rows.append([c["section"], c["profile"], c["target"], pv(c["iops"], c["iops_std"]),
+                         pv(c["mbps"], c["mbps_std"]), pv(c["ratio_to_bio"], c["ratio_to_bio_std"], 2),
                          fmt(c["lat_mean_us"]), fmt(c["lat_p50_us"]), fmt(c["lat_p99_us"]),
-                         fmt(c["lat_p999_us"]), pm(c["cpu_us_per_io_fio"], c["cpu_us_per_io_fio_std"]),
-                         pm(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]])
+                         fmt(c["lat_p999_us"]), pv(c["cpu_us_per_io_fio"], c["cpu_us_per_io_fio_std"]),
+                         pv(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]]
+                        + ([ins(c), ins(c, "instr_per_io_stat"), det(c)] if exact else []))
         L.append(table(["section", "profile", "target", "IOPS", "MB/s", "x bio", "lat mean µs",
-                        "p50", "p99", "p99.9", "CPU µs/IO (fio)", "CPU µs/IO (/proc/stat)", "n"],
+                        "p50", "p99", "p99.9", "CPU µs/IO (fio)", "CPU µs/IO (/proc/stat)", "n"]
+                       + (["instr/IO (10^9/IOPS)", "vCPU-busy ns/IO (/proc/stat)", "runs apart %"]
+                          if exact else []),
                        rows))
         L.append("")
     # block vs SCSI per profile
@@ -644,9 +791,9 @@ def report_md(res, idx, plots):
             m = idx.get(("ramlld-mq", p) + key)
             rb = ratio(b["iops"], b["iops_std"], c["iops"], c["iops_std"]) if b else (None, None)
             rm = ratio(m["iops"], m["iops_std"], c["iops"], c["iops_std"]) if m else (None, None)
-            rows.append(["/".join(key), pm(b["iops"], b["iops_std"]) if b else "-",
-                         pm(m["iops"], m["iops_std"]) if m else "-", pm(c["iops"], c["iops_std"]),
-                         pm(*rb, 2), pm(*rm, 2),
+            rows.append(["/".join(key), pv(b["iops"], b["iops_std"]) if b else "-",
+                         pv(m["iops"], m["iops_std"]) if m else "-", pv(c["iops"], c["iops_std"]),
+                         pv(*rb, 2), pv(*rm, 2),
                          fmt(b["cpu_us_per_io_stat"]) if b else "-",
                          fmt(m["cpu_us_per_io_stat"]) if m else "-", fmt(c["cpu_us_per_io_stat"])])
         if rows:
@@ -667,15 +814,18 @@ def report_md(res, idx, plots):
             l1 = idx.get((t, p, "lat-qd1", "randread-4k-qd1"))
             if not (rr or rw or l1):
                 continue
-            rows.append([t, p, pm(rr["iops"], rr["iops_std"]) if rr else "-",
-                         pm(rr["ratio_to_bio"], rr["ratio_to_bio_std"], 2) if rr else "-",
-                         pm(rw["iops"], rw["iops_std"]) if rw else "-",
-                         pm(rw["ratio_to_bio"], rw["ratio_to_bio_std"], 2) if rw else "-",
+            rows.append([t, p, pv(rr["iops"], rr["iops_std"]) if rr else "-",
+                         pv(rr["ratio_to_bio"], rr["ratio_to_bio_std"], 2) if rr else "-",
+                         pv(rw["iops"], rw["iops_std"]) if rw else "-",
+                         pv(rw["ratio_to_bio"], rw["ratio_to_bio_std"], 2) if rw else "-",
                          fmt(rr["cpu_us_per_io_stat"]) if rr else "-",
                          fmt(l1["lat_p50_us"]) if l1 else "-", fmt(l1["lat_p99_us"]) if l1 else "-",
-                         qline(rr["queue"] if rr else (rw or l1)["queue"])])
+                         qline(rr["queue"] if rr else (rw or l1)["queue"])]
+                        + ([ins(rr), ins(rw), ins(l1)] if exact else []))
     L.append(table(["target", "profile", "randread IOPS", "x bio", "randwrite IOPS", "x bio",
-                    "CPU µs/IO (randread)", "QD1 p50 µs", "QD1 p99 µs", "queue (read back)"], rows))
+                    "CPU µs/IO (randread)", "QD1 p50 µs", "QD1 p99 µs", "queue (read back)"]
+                   + (["randread instr/IO", "randwrite instr/IO", "QD1 instr/IO"]
+                      if exact else []), rows))
     L.append("")
     # breakdown
     bd_profiles = sorted({b["profile"] for b in res["breakdown"].values()})
@@ -687,8 +837,8 @@ def report_md(res, idx, plots):
         L.append("")
         L.append(table(["profile", "CPU from", "scsi µs/IO", "mq µs/IO", "added µs/IO", "added %"],
                        [[m["profile"], "/proc/stat" if m["metric"].endswith("stat") else "fio",
-                         pm(m["scsi_us"], m["scsi_std"]), pm(m["mq_us"], m["mq_std"]),
-                         pm(m["added_us"], m["added_std"]), pm(m["added_pct"], m["added_pct_std"], 0)]
+                         pv(m["scsi_us"], m["scsi_std"]), pv(m["mq_us"], m["mq_std"]),
+                         pv(m["added_us"], m["added_std"]), pv(m["added_pct"], m["added_pct_std"], 0)]
                         for m in res["midlayer"] + res["midlayer_fio"]]))
         sc = (res["breakdown"].get("ramlld-scsi") or {}).get("perf")
         if sc and sc["scsi_functions"]:
@@ -717,7 +867,9 @@ def report_md(res, idx, plots):
                     [fmt(s.get(k), 1) for k in ("scsi+sd", "block", "driver", "copy",
                                                 "other kernel", "user")] +
                     [ceiling_text(res["breakdown"][t])] +
-                    [", ".join(f"`{x['symbol']}` {fmt(x['pct'], 1)}" for x in pf["top_kernel"][:5])])
+                    [", ".join(f"`{x['symbol']}` {fmt(x['pct'], 1)}"
+                               + (f" ({fmt(x['instr_per_io'])} instr/IO)" if "instr_per_io" in x else "")
+                               for x in pf["top_kernel"][:5])])
     if rows:
         L.append("perf (cpu-clock, all CPUs, self time): share of busy samples per class, %; "
                  "idle as % of all samples. In a guest, cpu-clock samples land where interrupts "
@@ -749,7 +901,14 @@ def report_md(res, idx, plots):
              "before/after), .queue (sysfs read back after the run); breakdown/<target>/ "
              "(btt.txt, perf.txt, fio JSON of the traced runs); results.csv, results.json; "
              "guest-run.log.")
-    return "\n".join(L) + "\n"
+    # every section says which clock made its figures
+    out = []
+    for line in L:
+        out.append(line)
+        if line.startswith("## "):
+            out.append(f"*clock: {res['clock']}*")
+            out.append("")
+    return "\n".join(out) + "\n"
 
 
 # ------------------------------------------------------------------ plots

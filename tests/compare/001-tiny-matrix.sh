@@ -25,7 +25,7 @@ ramlld_unload
 	--ko "$RAMLLD_KO" || fail "compare/guest-run failed"
 [ ! -e /sys/module/ramlld ] || fail "compare/guest-run left ramlld loaded"
 python3 "$TOP/compare/report.py" --quiet "$out" || fail "compare/report.py failed"
-python3 - "$out" "$bio_sched" <<'PY' || fail "the report does not match the raw results"
+python3 - "$out" "$bio_sched" "$TOP" <<'PY' || fail "the report does not match the raw results"
 import csv, json, os, sys
 out, bio_sched = sys.argv[1], sys.argv[2]
 raw = os.path.join(out, "raw/ramlld-bio/default/qd32/randread-4k-qd32/r1.json")
@@ -61,6 +61,17 @@ for h in ("## Environment", "## Headline", "## Targets", "## Results per workloa
     assert h in md, f"report.md lacks '{h}'"
 assert f"{expect['iops']:,.0f}" in md, "report.md lacks the IOPS figure"
 assert "accelerator" in md and "kernel" in md
+# the Targets table from the target file's header; every section names the clock
+desc = [l[len("# desc: "):].strip() for l in open(os.path.join(sys.argv[3], "compare/targets/ramlld-bio.sh"))
+        if l.startswith("# desc: ")][0]
+assert f"| ramlld-bio | ramlld | {desc} |" in md, f"report.md's Targets row lacks group ramlld and '{desc}'"
+lines = md.splitlines()
+heads = [i for i, l in enumerate(lines) if l.startswith("## ")]
+clock = res["meta"].get("clock")
+assert clock in ("host", "icount"), f"meta.env clock={clock!r}"
+for i in heads:
+    assert lines[i + 1].startswith("*clock: "), f"section '{lines[i]}' does not name its clock: {lines[i + 1]!r}"
+print(f"ok: Targets row from the file ({desc}); {len(heads)} sections each name the clock ({clock})")
 print("ok: report.md has every section and the IOPS figure", f"{expect['iops']:,.0f}")
 PY
 echo "ok: tiny matrix report consistent with the raw fio JSON"

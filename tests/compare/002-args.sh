@@ -23,6 +23,8 @@ check_refused "'0'" "$TOP/compare/guest-run" --out /tmp --repeats 0
 check_refused "unknown argument '--frobnicate'" "$TOP/compare/run" --frobnicate
 check_refused "unknown kernel 'nosuch'" "$TOP/compare/run" --kernels "bookworm nosuch"
 check_refused "does not go with --host" "$TOP/compare/run" --kernels sid --host /dev/null
+check_refused "--clock: bad value 'tsc' (allowed: icount host)" "$TOP/compare/run" --clock tsc
+check_refused "--clock icount needs a guest" "$TOP/compare/run" --clock icount --host /dev/null
 check_refused "not a folder of compare/run --kernels" python3 "$TOP/compare/kernels.py" /nonexistent
 "$TOP/compare/run" --help | grep -q -- "--quick" || fail "compare/run --help lacks --quick"
 "$TOP/compare/guest-run" --list | grep -q "^workload seed-004" || fail "guest-run --list lacks seed-004"

@@ -97,5 +97,41 @@ for lo, hi, goal, want in ((1.26, 1.6, 1.25, "met"), (0.9, 1.2, 1.25, "NOT met")
     if got.split(":")[0] != want:
         sys.exit(f"verdict for bounds {lo}-{hi}, goal {goal}: {got!r}, expected {want!r}")
     print(f"ok: bounds {lo}-{hi} against {goal}: {got}")
+
+# The exact clock (icount): guest ns per instruction from the shift, none on the host's time
+for meta, want in (({"clock": "icount", "icount_shift": "0"}, 1), ({"clock": "icount", "icount_shift": "3"}, 8),
+                   ({"clock": "host"}, None), ({}, None)):
+    if report.icount_ns(meta) != want:
+        sys.exit(f"icount_ns({meta}) = {report.icount_ns(meta)}, expected {want}")
+if "1 instruction = 8 ns" not in report.clock_text({"clock": "icount", "icount_shift": "3", "qemu": "10.0.13"}):
+    sys.exit("clock_text does not say 8 ns per instruction at shift 3")
+# determinism: 0.5 % of the mean IOPS; what differed is said
+d = report.determinism([{"iops": 100000.0, "instr_per_io_stat": 10000.0},
+                        {"iops": 100400.0, "instr_per_io_stat": 9960.0}])
+near(d["pct"], 400 * 100 / 100200, "runs apart, %")
+if not d["ok"] or "100,000 vs 100,400" not in d["what"] or "10,000 vs 9,960" not in d["what"]:
+    sys.exit(f"determinism of runs 0.40 % apart: {d}")
+d = report.determinism([{"iops": 100000.0}, {"iops": 100600.0}])
+if d["ok"] is not False:
+    sys.exit(f"runs 0.60 % apart passed the determinism check: {d}")
+if report.determinism([{"iops": 1.0}])["ok"] is not None:
+    sys.exit("one run was checked for determinism")
+print(f"ok: determinism: 0.40 % passes, 0.60 % is flagged ({d['what']})")
+# an exact bench decides from the ratio itself, unless a cell's runs differ
+ok, bad = {"ok": True, "what": "-"}, {"ok": False, "what": "IOPS 1 vs 2"}
+for r, da, want in ((1.2001, ok, "met"), (1.1999, ok, "NOT met"), (1.3, bad, "inconclusive")):
+    got = report.bench_verdict({"exact": True, "paired": 0, "ratio": r, "goal": 1.2, "a": "x",
+                                "b": "y", "a_det": da, "b_det": ok})
+    if got.split(":")[0] != want:
+        sys.exit(f"exact verdict for {r} against 1.2: {got!r}, expected {want!r}")
+    print(f"ok: exact ratio {r} against 1.2: {got}")
+# a function's instructions per I/O: its share of the busy samples times the cell's count
+bd = {"t": {"profile": "default", "driver": {"own_of_busy_pct": 20.0},
+            "perf": {"share_pct": {"idle": 10.0}, "share_of_busy_pct": {"copy": 50.0},
+                     "top_kernel": [{"symbol": "f", "pct": 45.0}], "scsi_functions": []}}}
+report.instr_per_function(bd, {("t", "default", "qd32", "randread-4k-qd32"): {"instr_per_io": 10000.0}})
+near(bd["t"]["perf"]["top_kernel"][0]["instr_per_io"], 5000.0, "instr/IO of a function at 45 % of 90 % busy")
+near(bd["t"]["driver"]["own_instr_per_io"], 2000.0, "the driver's own instr/IO at 20 % of busy")
+near(bd["t"]["perf"]["class_instr_per_io"]["copy"], 5000.0, "copy's instr/IO at 50 % of busy")
 EOF
-echo "report.py: driver share, ceiling, paired ratios, bounds and verdicts as computed by hand"
+echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"
