@@ -342,6 +342,85 @@ static inline unsigned int ramlld_compat_disk_openers(struct gendisk *disk)
 #define RAMLLD_BLK_MQ_F_SHOULD_MERGE	0
 #endif
 
+/*
+ * Polled I/O and batching (docs/design.md, "Polled I/O and batching").
+ * HCTX_TYPE_POLL, ->poll and nr_maps exist on every kernel ramlld builds
+ * for (5.0). ->poll gained the caller's io_comp_batch and
+ * blk_mq_add_to_batch()/blk_mq_end_request_batch() in 5.16; before, each
+ * polled request ends alone with blk_mq_end_request(). ->queue_rqs (5.17)
+ * takes a struct request ** list, a struct rq_list * from 6.13.
+ * ->map_queues returns void from 6.0, int before.
+ */
+#define RAMLLD_HAVE_IO_COMP_BATCH		RAMLLD_KERNEL_AT_LEAST(5, 16, 0)
+#define RAMLLD_HAVE_QUEUE_RQS			RAMLLD_KERNEL_AT_LEAST(5, 17, 0)
+#define RAMLLD_HAVE_MAP_QUEUES_VOID		RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
+/*
+ * struct rq_list (6.13; Debian's 6.12.118 has it too): a feature test, the
+ * list helpers were macros before it (rq_list_empty among them).
+ */
+#ifdef rq_list_empty
+#define RAMLLD_HAVE_RQ_LIST_TYPE		0
+#else
+#define RAMLLD_HAVE_RQ_LIST_TYPE		1
+#endif
+
+#if RAMLLD_HAVE_MAP_QUEUES_VOID
+#define RAMLLD_MAP_QUEUES_T	void
+#else
+#define RAMLLD_MAP_QUEUES_T	int
+#endif
+
+/*
+ * ->poll(hctx, iob) (5.16), ->poll(hctx) before: the driver names its
+ * batch RAMLLD_POLL_IOB, which is NULL where there is none.
+ */
+#if RAMLLD_HAVE_IO_COMP_BATCH
+#define RAMLLD_MQ_POLL_ARGS	struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob
+#define RAMLLD_POLL_IOB		iob
+#else
+struct io_comp_batch;
+#define RAMLLD_MQ_POLL_ARGS	struct blk_mq_hw_ctx *hctx
+#define RAMLLD_POLL_IOB		((struct io_comp_batch *)NULL)
+#endif
+
+/*
+ * Hand a finished request to the caller's batch of completions, ended
+ * later in one blk_mq_end_request_batch(); false when it must end alone:
+ * no batch (5.10, a synchronous poller, no batching asked), an error, a
+ * scheduler's or an end_io request (blk_mq_add_to_batch() refuses those).
+ */
+static inline bool ramlld_compat_add_to_batch(struct request *rq,
+					      struct io_comp_batch *iob,
+					      blk_status_t status)
+{
+#if RAMLLD_HAVE_IO_COMP_BATCH
+	/* the third argument: an int, a bool from 6.14 (and Debian 6.12.118) */
+	return blk_mq_add_to_batch(rq, iob, status != BLK_STS_OK,
+				   blk_mq_end_request_batch);
+#else
+	return false;
+#endif
+}
+
+#if RAMLLD_HAVE_QUEUE_RQS
+#if RAMLLD_HAVE_RQ_LIST_TYPE
+#define RAMLLD_QUEUE_RQS_ARGS		struct rq_list *rqlist
+#else
+#define RAMLLD_QUEUE_RQS_ARGS		struct request **rqlist
+#endif
+
+/*
+ * ->queue_rqs bypasses blk_mq_get_driver_tag(), which is what records a
+ * request in its tag map (tags->rqs[]): the timeout scan and the in-flight
+ * count find requests there, so the driver records it, as nvme and
+ * virtio_blk do in their ->queue_rqs.
+ */
+static inline void ramlld_compat_queue_rqs_prep(struct request *rq)
+{
+	rq->mq_hctx->tags->rqs[rq->tag] = rq;
+}
+#endif
+
 /* ---- SCSI (scsi.c): begin ---- */
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
@@ -369,6 +448,26 @@ static inline unsigned int ramlld_compat_disk_openers(struct gendisk *disk)
 #endif
 /* slave_alloc() became sdev_init() (6.14) */
 #define RAMLLD_HAVE_SDEV_INIT		RAMLLD_KERNEL_AT_LEAST(6, 14, 0)
+
+/*
+ * Polled SCSI: shost->nr_maps and the template's ->mq_poll (5.13); before,
+ * a host has one queue map and cannot poll.
+ */
+#define RAMLLD_HAVE_SCSI_MQ_POLL	RAMLLD_KERNEL_AT_LEAST(5, 13, 0)
+/*
+ * ->eh_timed_out returns enum scsi_timeout_action (6.2): SCSI_EH_NOT_HANDLED
+ * goes on to error handling, SCSI_EH_RESET_TIMER waits another timeout.
+ * Before, BLK_EH_DONE and BLK_EH_RESET_TIMER said the same.
+ */
+#if RAMLLD_KERNEL_AT_LEAST(6, 2, 0)
+#define RAMLLD_SCSI_TIMEOUT_T		enum scsi_timeout_action
+#define RAMLLD_SCSI_EH_NOT_HANDLED	SCSI_EH_NOT_HANDLED
+#define RAMLLD_SCSI_EH_RESET_TIMER	SCSI_EH_RESET_TIMER
+#else
+#define RAMLLD_SCSI_TIMEOUT_T		enum blk_eh_timer_return
+#define RAMLLD_SCSI_EH_NOT_HANDLED	BLK_EH_DONE
+#define RAMLLD_SCSI_EH_RESET_TIMER	BLK_EH_RESET_TIMER
+#endif
 
 static inline void ramlld_compat_scsi_done(struct scsi_cmnd *cmd)
 {

@@ -141,6 +141,19 @@ int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
 			       cfg->submit_queues, nr_cpu_ids);
 		return -EINVAL;
 	}
+	if (cfg->poll_queues > nr_cpu_ids) {
+		ramlld_cfg_err(p, "poll_queues",
+			       "%u is invalid: allowed 0 (no polling) to %u\n",
+			       cfg->poll_queues, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (cfg->poll_queues && (cfg->modes & RAMLLD_MODE_SCSI) &&
+	    !RAMLLD_HAVE_SCSI_MQ_POLL) {
+		ramlld_cfg_err(p, "poll_queues",
+			       "%u is invalid with mode=scsi on this kernel: SCSI hosts poll from 5.13 (->mq_poll); allowed 0\n",
+			       cfg->poll_queues);
+		return -EINVAL;
+	}
 	return 0;
 }
 

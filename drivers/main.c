@@ -27,6 +27,8 @@ static struct ramlld_config ramlld_params = {
 	.write_cache		= true,
 	.num_tgts		= 1,
 	.can_queue		= 192,
+	.queue_rqs		= true,
+	.complete_batch		= true,
 };
 
 static unsigned int ramlld_nr_devices = 1;
@@ -86,6 +88,15 @@ MODULE_PARM_DESC(cmd_per_lun, "Queue depth of each LUN, 1-can_queue; 0 means can
 
 module_param_named(submit_queues, ramlld_params.submit_queues, uint, 0444);
 MODULE_PARM_DESC(submit_queues, "SCSI submission (blk-mq hardware) queues; 0 means one per CPU (default: 0)");
+
+module_param_named(poll_queues, ramlld_params.poll_queues, uint, 0444);
+MODULE_PARM_DESC(poll_queues, "mq and scsi: polled hardware queues (HCTX_TYPE_POLL) besides the others, 0-nr_cpu_ids; the SCSI host needs 5.13 (default: 0)");
+
+module_param_named(queue_rqs, ramlld_params.queue_rqs, bool, 0444);
+MODULE_PARM_DESC(queue_rqs, "mq: take a plugged list of requests in one ->queue_rqs call (5.17; ignored before) (default: 1)");
+
+module_param_named(complete_batch, ramlld_params.complete_batch, bool, 0444);
+MODULE_PARM_DESC(complete_batch, "mq: end polled requests, and with queue_rqs and irqmode=0 each list, as one batch (blk_mq_end_request_batch, 5.16; ignored before) (default: 1)");
 
 static void ramlld_apply_throw_away(struct ramlld_device *dev, void *arg)
 {

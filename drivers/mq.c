@@ -12,6 +12,11 @@
  *              device interrupt handler would.
  *   irqmode=2  an hrtimer fires completion_nsec later (a device's latency),
  *              then as irqmode=1.
+ * A request of a poll queue (poll_queues=N, HCTX_TYPE_POLL) ignores irqmode:
+ * queue_rq moves its data and leaves it on its queue's poll list, and the
+ * submitter's ->poll ends it, into the caller's io_comp_batch where the
+ * kernel has one (complete_batch=1). ->queue_rqs (queue_rqs=1) takes a
+ * plugged list of requests in one call.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +27,7 @@
 
 #include "ramlld.h"
 #include "compat.h"
+#include "poll.h"
 
 /* A device's blk-mq state: its tag set, its own or its group's shared one. */
 struct ramlld_mq_dev {
@@ -33,6 +39,7 @@ struct ramlld_mq_dev {
 /* Per-request data (tag_set.cmd_size): small, no pointer to the device. */
 struct ramlld_mq_cmd {
 	struct hrtimer timer;
+	struct ramlld_poll_entry poll;
 	blk_status_t status;
 	bool dropped;		/* timeout_nth: left for the timeout handler */
 };
@@ -93,15 +100,19 @@ static void ramlld_mq_done_softirq(void *data)
 	blk_mq_complete_request(data);
 }
 
-static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
-				       const struct blk_mq_queue_data *bd)
+/*
+ * Start a request and move its data. Returns true when it is finished and
+ * is to end by the irqmode (cmd->status set); false when it went on a poll
+ * list or was dropped for its timeout.
+ */
+static bool ramlld_mq_issue(struct blk_mq_hw_ctx *hctx, struct request *rq)
 {
 	struct ramlld_device *dev = hctx->queue->queuedata;
-	struct request *rq = bd->rq;
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	enum ramlld_fault fault = RAMLLD_FAULT_NONE;
 	u64 bad;
 
+	cmd->poll.state = RAMLLD_POLL_NONE;
 	if (ramlld_faults_armed(dev) &&
 	    (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE))
 		fault = ramlld_fault_decide(dev, RAMLLD_FE_MQ,
@@ -111,7 +122,7 @@ static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 		/* never completed here: ramlld_mq_timeout() ends it */
 		cmd->dropped = true;
 		blk_mq_start_request(rq);
-		return BLK_STS_OK;
+		return false;
 	}
 	blk_mq_start_request(rq);
 	if (unlikely(fault == RAMLLD_FAULT_ERROR))
@@ -119,9 +130,111 @@ static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
 	else
 		cmd->status = ramlld_mq_do_request(dev, rq,
 						   hctx->flags & BLK_MQ_F_BLOCKING);
+	if (hctx->type == HCTX_TYPE_POLL) {
+		/* hctx->driver_data: the queue's poll list */
+		ramlld_poll_add(hctx->driver_data, &cmd->poll);
+		return false;
+	}
+	return true;
+}
+
+static void ramlld_mq_finish(struct ramlld_device *dev, struct request *rq)
+{
+	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
 	ramlld_complete_rq(dev, rq, &cmd->timer, ramlld_mq_done_inline,
 			   ramlld_mq_done_softirq);
+}
+
+static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	if (ramlld_mq_issue(hctx, bd->rq))
+		ramlld_mq_finish(hctx->queue->queuedata, bd->rq);
 	return BLK_STS_OK;
+}
+
+#if RAMLLD_HAVE_QUEUE_RQS
+/*
+ * A plugged list of requests of one queue, in one call. With irqmode=0 and
+ * complete_batch=1 the list also ends as one batch
+ * (blk_mq_end_request_batch(), as nvme does for an interrupt's completions).
+ * Every request is issued: ramlld_mq_issue() refuses none, so the list the
+ * block layer gets back is empty.
+ */
+static void ramlld_mq_queue_rqs(RAMLLD_QUEUE_RQS_ARGS)
+{
+	DEFINE_IO_COMP_BATCH(iob);
+	struct ramlld_device *dev = NULL;
+	struct request *rq;
+	bool batch = false;
+
+	while ((rq = rq_list_pop(rqlist))) {
+		struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+		if (!dev) {	/* one queue, so one device, for the whole list */
+			dev = rq->q->queuedata;
+			batch = dev->cfg.complete_batch &&
+				dev->cfg.irqmode == RAMLLD_IRQ_NONE;
+		}
+		ramlld_compat_queue_rqs_prep(rq);
+		if (!ramlld_mq_issue(rq->mq_hctx, rq))
+			continue;
+		if (!batch || !ramlld_compat_add_to_batch(rq, &iob, cmd->status))
+			ramlld_mq_finish(dev, rq);
+	}
+	if (iob.complete)	/* set by the first request batched */
+		iob.complete(&iob);
+}
+#endif
+
+/*
+ * End what a poll queue has finished: into the caller's batch where there
+ * is one (io_uring's), else one by one (5.10, or complete_batch=0).
+ * Returns how many ended.
+ */
+static int ramlld_mq_poll(RAMLLD_MQ_POLL_ARGS)
+{
+	struct ramlld_device *dev = hctx->queue->queuedata;
+	struct io_comp_batch *batch = dev->cfg.complete_batch ? RAMLLD_POLL_IOB : NULL;
+	struct ramlld_mq_cmd *cmd, *next;
+	LIST_HEAD(done);
+	int nr = 0;
+
+	if (!ramlld_poll_take(hctx->driver_data, &done))
+		return 0;
+	list_for_each_entry_safe(cmd, next, &done, poll.node) {
+		struct request *rq = blk_mq_rq_from_pdu(cmd);
+
+		if (!ramlld_compat_add_to_batch(rq, batch, cmd->status))
+			blk_mq_end_request(rq, cmd->status);
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * A poll queue's request outlived its timeout: nobody polled for it. One
+ * still on the list ends here as timed out; one that ->poll has taken is
+ * about to end there (the block layer holds it meanwhile). true when the
+ * request was handled here, *ret says how.
+ */
+static bool ramlld_mq_poll_timeout(struct request *rq,
+				   enum blk_eh_timer_return *ret)
+{
+	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	switch (ramlld_poll_cancel(rq->mq_hctx->driver_data, &cmd->poll)) {
+	case RAMLLD_POLL_LISTED:
+		blk_mq_end_request(rq, BLK_STS_TIMEOUT);
+		*ret = BLK_EH_DONE;
+		return true;
+	case RAMLLD_POLL_TAKEN:
+		*ret = BLK_EH_RESET_TIMER;
+		return true;
+	default:
+		return false;	/* a dropped one: as on any queue */
+	}
 }
 
 /*
@@ -134,7 +247,10 @@ static enum blk_eh_timer_return ramlld_mq_timeout(RAMLLD_MQ_TIMEOUT_ARGS)
 {
 	struct ramlld_device *dev = rq->q->queuedata;
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	enum blk_eh_timer_return ret;
 
+	if (rq->mq_hctx->type == HCTX_TYPE_POLL && ramlld_mq_poll_timeout(rq, &ret))
+		return ret;
 	if (cmd->dropped) {
 		cmd->dropped = false;
 	} else if (dev->cfg.irqmode != RAMLLD_IRQ_TIMER ||
@@ -153,16 +269,59 @@ static int ramlld_mq_init_request(struct blk_mq_tag_set *set, struct request *rq
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	ramlld_compat_hrtimer_setup(&cmd->timer, ramlld_mq_timer_fn);
+	ramlld_poll_entry_init(&cmd->poll);
 	cmd->dropped = false;
 	return 0;
 }
 
+static int ramlld_mq_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			       unsigned int hctx_idx)
+{
+	struct ramlld_poll_list *pl;
+
+	/* every queue gets one: its type is only known after this call */
+	pl = kzalloc_node(sizeof(*pl), GFP_KERNEL, hctx->numa_node);
+	if (!pl)
+		return -ENOMEM;
+	ramlld_poll_list_init(pl);
+	hctx->driver_data = pl;
+	return 0;
+}
+
+static void ramlld_mq_exit_hctx(struct blk_mq_hw_ctx *hctx,
+				unsigned int hctx_idx)
+{
+	kfree(hctx->driver_data);
+	hctx->driver_data = NULL;
+}
+
+/* set->driver_data holds the number of poll queues (ramlld_mq_init_tag_set()) */
+static RAMLLD_MAP_QUEUES_T ramlld_mq_map_queues(struct blk_mq_tag_set *set)
+{
+	return ramlld_map_poll_queues(set, (unsigned long)set->driver_data);
+}
+
+#define RAMLLD_MQ_OPS_COMMON					\
+	.queue_rq	= ramlld_mq_queue_rq,			\
+	.complete	= ramlld_mq_complete,			\
+	.timeout	= ramlld_mq_timeout,			\
+	.poll		= ramlld_mq_poll,			\
+	.init_hctx	= ramlld_mq_init_hctx,			\
+	.exit_hctx	= ramlld_mq_exit_hctx,			\
+	.map_queues	= ramlld_mq_map_queues,			\
+	.init_request	= ramlld_mq_init_request
+
 static const struct blk_mq_ops ramlld_mq_ops = {
-	.queue_rq	= ramlld_mq_queue_rq,
-	.complete	= ramlld_mq_complete,
-	.timeout	= ramlld_mq_timeout,
-	.init_request	= ramlld_mq_init_request,
+	RAMLLD_MQ_OPS_COMMON,
 };
+
+#if RAMLLD_HAVE_QUEUE_RQS
+/* queue_rqs=1: the block layer hands a plugged list over in one call */
+static const struct blk_mq_ops ramlld_mq_ops_queue_rqs = {
+	RAMLLD_MQ_OPS_COMMON,
+	.queue_rqs	= ramlld_mq_queue_rqs,
+};
+#endif
 
 static const struct block_device_operations ramlld_mq_fops = {
 	.owner		= THIS_MODULE,
@@ -173,7 +332,17 @@ static int ramlld_mq_init_tag_set(struct blk_mq_tag_set *set,
 {
 	memset(set, 0, sizeof(*set));
 	set->ops = &ramlld_mq_ops;
+#if RAMLLD_HAVE_QUEUE_RQS
+	if (cfg->queue_rqs)
+		set->ops = &ramlld_mq_ops_queue_rqs;
+#endif
 	set->nr_hw_queues = cfg->nr_hw_queues ? cfg->nr_hw_queues : nr_cpu_ids;
+	set->nr_maps = 1;
+	if (cfg->poll_queues) {
+		set->nr_hw_queues += cfg->poll_queues;
+		set->nr_maps = HCTX_MAX_TYPES;
+	}
+	set->driver_data = (void *)(unsigned long)cfg->poll_queues;
 	set->queue_depth = cfg->hw_queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct ramlld_mq_cmd);

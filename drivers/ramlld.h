@@ -64,6 +64,9 @@ struct ramlld_config {
 	unsigned int can_queue;			/* SCSI */
 	unsigned int cmd_per_lun;		/* SCSI: 0 is can_queue */
 	unsigned int submit_queues;		/* SCSI: 0 is one per CPU */
+	unsigned int poll_queues;		/* mq and SCSI: HCTX_TYPE_POLL queues */
+	bool queue_rqs;				/* mq: ->queue_rqs */
+	bool complete_batch;			/* mq: blk_mq_end_request_batch() */
 	/* the first values of settings that can change at run time */
 	bool throw_away_reads;
 	bool throw_away_writes;

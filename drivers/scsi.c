@@ -18,9 +18,12 @@
  *   0  scsi_done_direct(): in queuecommand's context, no softirq, no IPI;
  *   1  scsi_done(): blk_mq_complete_request(), so rq_affinity applies;
  *   2  an hrtimer in the command fires completion_nsec later, then scsi_done().
- * A command is therefore never pending for long: error handling only has to
- * cancel the timer of a timed-out command, and host removal on rmmod waits
- * for the timers through the queue drain.
+ * A command of a poll queue (poll_queues=N: shost->nr_maps = 3, ->mq_poll,
+ * 5.13) ignores irqmode: queuecommand leaves it on its queue's poll list and
+ * the submitter's ->mq_poll completes it. A command is therefore never
+ * pending for long: error handling only has to cancel the timer of a
+ * timed-out command or take one off a poll list, and host removal on rmmod
+ * waits for the timers and the pollers through the queue drain.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +43,7 @@
 #include "ramlld.h"
 #include "compat.h"
 #include "scsi_cdb.h"
+#include "poll.h"
 
 /* One LUN: the command emulation state and its device. */
 struct ramlld_scsi_lun {
@@ -51,13 +55,17 @@ struct ramlld_scsi_lun {
 struct ramlld_scsi_host {
 	struct Scsi_Host *shost;
 	struct ramlld_group *group;
+	unsigned int poll_queues;
+	/* poll_queues: one poll list per hardware queue (by queue_num), else NULL */
+	struct ramlld_poll_list *pollqs;
 	struct ramlld_scsi_lun luns[];
 };
 
-/* Per-command private data (cmd_size): the irqmode=2 timer. */
+/* Per-command private data (cmd_size): the irqmode=2 timer, the poll list. */
 struct ramlld_scsi_cmd {
 	struct hrtimer timer;
 	struct scsi_cmnd *sc;
+	struct ramlld_poll_entry poll;
 };
 
 /* The parent of every host (/sys/devices/ramlld_scsi). */
@@ -374,14 +382,87 @@ static void ramlld_scsi_done_softirq(void *sc)
 	ramlld_compat_scsi_done(sc);
 }
 
+#if RAMLLD_HAVE_SCSI_MQ_POLL
+/*
+ * A command of a poll queue: left for ->mq_poll, never completed here. Not
+ * during error recovery: the error handler sends its own commands (TEST
+ * UNIT READY...) in a timed-out command, polled or not, waits for them, and
+ * nobody need be polling then.
+ */
+static bool ramlld_scsi_poll_add(struct Scsi_Host *shost, struct scsi_cmnd *sc)
+{
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(shost);
+	struct blk_mq_hw_ctx *hctx = ramlld_compat_scsi_cmd_to_rq(sc)->mq_hctx;
+	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
+
+	if (!host->pollqs || hctx->type != HCTX_TYPE_POLL ||
+	    scsi_host_in_recovery(shost))
+		return false;
+	ramlld_poll_add(&host->pollqs[hctx->queue_num], &cmd->poll);
+	return true;
+}
+
+/*
+ * Complete what poll queue queue_num has done, in the poller's context
+ * (scsi_done_direct: a polled request completes locally anyway). The
+ * midlayer hands ->mq_poll no io_comp_batch: each command ends alone.
+ */
+static int ramlld_scsi_mq_poll(struct Scsi_Host *shost, unsigned int queue_num)
+{
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(shost);
+	struct ramlld_scsi_cmd *cmd, *next;
+	LIST_HEAD(done);
+	int nr = 0;
+
+	if (!ramlld_poll_take(&host->pollqs[queue_num], &done))
+		return 0;
+	list_for_each_entry_safe(cmd, next, &done, poll.node) {
+		ramlld_compat_scsi_done_direct(cmd->sc);
+		nr++;
+	}
+	return nr;
+}
+
+static RAMLLD_MAP_QUEUES_T ramlld_scsi_map_queues(struct Scsi_Host *shost)
+{
+	return ramlld_map_poll_queues(&shost->tag_set,
+				      ramlld_scsi_host_of(shost)->poll_queues);
+}
+#else
+static bool ramlld_scsi_poll_add(struct Scsi_Host *shost, struct scsi_cmnd *sc)
+{
+	return false;
+}
+#endif
+
+/*
+ * A command timed out. One on a poll list, which nobody polled, is taken
+ * off it and left to error handling, as any other; one that ->mq_poll has
+ * taken is about to complete there: wait for it.
+ */
+static RAMLLD_SCSI_TIMEOUT_T ramlld_scsi_eh_timed_out(struct scsi_cmnd *sc)
+{
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(sc->device->host);
+	struct blk_mq_hw_ctx *hctx = ramlld_compat_scsi_cmd_to_rq(sc)->mq_hctx;
+	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
+
+	if (!host->pollqs || hctx->type != HCTX_TYPE_POLL)
+		return RAMLLD_SCSI_EH_NOT_HANDLED;
+	if (ramlld_poll_cancel(&host->pollqs[hctx->queue_num],
+			       &cmd->poll) == RAMLLD_POLL_TAKEN)
+		return RAMLLD_SCSI_EH_RESET_TIMER;
+	return RAMLLD_SCSI_EH_NOT_HANDLED;
+}
+
 static RAMLLD_QC_STATUS_T
 ramlld_scsi_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
-	struct ramlld_scsi_cmd *cmd;
+	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
 	bool dropped = false;
 	int ret;
 
+	cmd->poll.state = RAMLLD_POLL_NONE;
 	if (unlikely(!lun)) {
 		sc->result = DID_NO_CONNECT << 16;
 		ramlld_compat_scsi_done_direct(sc);
@@ -393,7 +474,8 @@ ramlld_scsi_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	/* timeout_nth: the midlayer times it out, ramlld_scsi_eh_abort() ends it */
 	if (unlikely(dropped))
 		return 0;
-	cmd = scsi_cmd_priv(sc);
+	if (ramlld_scsi_poll_add(shost, sc))
+		return 0;
 	ramlld_complete_rq(lun->dev, sc, &cmd->timer, ramlld_scsi_done_inline,
 			   ramlld_scsi_done_softirq);
 	return 0;
@@ -405,6 +487,7 @@ static int ramlld_scsi_init_cmd_priv(struct Scsi_Host *shost,
 	struct ramlld_scsi_cmd *cmd = scsi_cmd_priv(sc);
 
 	cmd->sc = sc;
+	ramlld_poll_entry_init(&cmd->poll);
 	ramlld_compat_hrtimer_setup(&cmd->timer, ramlld_scsi_timer_fn);
 	return 0;
 }
@@ -499,6 +582,7 @@ static struct scsi_host_template ramlld_scsi_template = {
 	.queuecommand		= ramlld_scsi_queuecommand,
 	.init_cmd_priv		= ramlld_scsi_init_cmd_priv,
 	.RAMLLD_SHT_SDEV_INIT	= ramlld_scsi_sdev_init,
+	.eh_timed_out		= ramlld_scsi_eh_timed_out,
 	.eh_abort_handler	= ramlld_scsi_eh_abort,
 	.eh_device_reset_handler = ramlld_scsi_eh_device_reset,
 	.eh_target_reset_handler = ramlld_scsi_eh_target_reset,
@@ -511,6 +595,10 @@ static struct scsi_host_template ramlld_scsi_template = {
 	.cmd_per_lun		= 192,
 	.cmd_size		= sizeof(struct ramlld_scsi_cmd),
 	.skip_settle_delay	= 1,
+#if RAMLLD_HAVE_SCSI_MQ_POLL
+	.mq_poll		= ramlld_scsi_mq_poll,
+	.map_queues		= ramlld_scsi_map_queues,
+#endif
 };
 
 static void ramlld_scsi_init_lun(struct ramlld_scsi_host *host, unsigned int i)
@@ -558,6 +646,32 @@ static bool ramlld_scsi_lun_present(struct Scsi_Host *shost, unsigned int i,
 	return sdev;
 }
 
+/*
+ * poll_queues more hardware queues, and their poll lists (a config check
+ * refused poll_queues where the kernel has no ->mq_poll).
+ */
+static int ramlld_scsi_init_poll(struct ramlld_scsi_host *host,
+				 unsigned int poll_queues)
+{
+	struct Scsi_Host *shost = host->shost;
+	unsigned int i;
+
+	if (!poll_queues)
+		return 0;
+	host->pollqs = kcalloc(shost->nr_hw_queues + poll_queues,
+			       sizeof(*host->pollqs), GFP_KERNEL);
+	if (!host->pollqs)
+		return -ENOMEM;
+	for (i = 0; i < shost->nr_hw_queues + poll_queues; i++)
+		ramlld_poll_list_init(&host->pollqs[i]);
+	host->poll_queues = poll_queues;
+	shost->nr_hw_queues += poll_queues;
+#if RAMLLD_HAVE_SCSI_MQ_POLL
+	shost->nr_maps = HCTX_MAX_TYPES;
+#endif
+	return 0;
+}
+
 /* Give group a host with its devices as LUNs; ramlld_lock held. */
 static int ramlld_scsi_attach(struct ramlld_group *group)
 {
@@ -592,6 +706,9 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	shost->cmd_per_lun = cfg->cmd_per_lun ? cfg->cmd_per_lun : cfg->can_queue;
 	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues : nr_cpu_ids;
 	shost->host_tagset = 1;
+	ret = ramlld_scsi_init_poll(host, cfg->poll_queues);
+	if (ret)
+		goto err_put;
 
 	ret = scsi_add_host(shost, ramlld_scsi_root);
 	if (ret)
@@ -612,9 +729,10 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	for (i = 0; i < group->nr_devices; i++)
 		group->devices[i]->scsi_lun = &host->luns[i];
 	group->scsi_host = host;
-	pr_info("scsi: host%u, %u target(s) x %u LUN(s), can_queue %u, cmd_per_lun %u, %u submit queue(s)\n",
+	pr_info("scsi: host%u, %u target(s) x %u LUN(s), can_queue %u, cmd_per_lun %u, %u submit and %u poll queue(s)\n",
 		shost->host_no, cfg->num_tgts, lpt, shost->can_queue,
-		shost->cmd_per_lun, shost->nr_hw_queues);
+		shost->cmd_per_lun, shost->nr_hw_queues - host->poll_queues,
+		host->poll_queues);
 	return 0;
 
 err_remove:
@@ -622,6 +740,7 @@ err_remove:
 err_put:
 	scsi_host_put(shost);
 err_free:
+	kfree(host->pollqs);
 	kfree(host);
 	return ret;
 }
@@ -637,6 +756,7 @@ static void ramlld_scsi_detach(struct ramlld_group *group)
 	for (i = 0; i < group->nr_devices; i++)
 		group->devices[i]->scsi_lun = NULL;
 	group->scsi_host = NULL;
+	kfree(host->pollqs);
 	kfree(host);
 }
 
