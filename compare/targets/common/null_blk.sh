@@ -5,9 +5,9 @@
 
 NULLB=/sys/kernel/config/nullb
 
-# nullb_load QUEUE_MODE MEMORY_BACKED: nluns devices /dev/cmpnb<i>
+# nullb_load QUEUE_MODE MEMORY_BACKED [POLL_QUEUES]: nluns devices /dev/cmpnb<i>
 nullb_load() {
-	local qm=$1 mb=$2 i d
+	local qm=$1 mb=$2 pq=${3:-0} i d
 	modprobe null_blk nr_devices=0 || { note skip "$TARGET" "modprobe null_blk failed"; return 1; }
 	[ -d "$NULLB" ] || { note skip "$TARGET" "no $NULLB (configfs)"; return 1; }
 	for ((i = 0; i < nluns; i++)); do
@@ -21,7 +21,8 @@ nullb_load() {
 				echo 0 > "$d/irqmode" && # completion inline, as ramlld's irqmode=0
 				if [ "$qm" = 2 ]; then
 					echo "$depth" > "$d/hw_queue_depth" && echo "$ncpu" > "$d/submit_queues" &&
-						{ [ ! -e "$d/poll_queues" ] || echo 0 > "$d/poll_queues"; } # one queue per CPU, as ramlld
+						# one queue per CPU, as ramlld; poll queues only when asked
+						if [ -e "$d/poll_queues" ]; then echo "$pq" > "$d/poll_queues"; else [ "$pq" = 0 ]; fi
 				fi &&
 				echo 1 > "$d/power"
 		} || { note skip "$TARGET" "configuring $d failed"; return 1; }

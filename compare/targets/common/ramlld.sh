@@ -5,9 +5,16 @@
 # A target file is sourced again each time its target is selected: what the load learns
 # (RAMLLD_SCSI) is set by ramlld_load, not at the top of a file.
 
-ramlld_load() {
+# ramlld_load: mode=all with the common settings; ramlld_load_poll: and poll_queues=1 (its mq
+# disk and its SCSI host get a poll queue, which io_uring's hipri I/O polls)
+# shellcheck disable=SC2119 # ramlld_load_with takes optional parameters
+ramlld_load() { ramlld_load_with; }
+ramlld_load_poll() { ramlld_load_with poll_queues=1; }
+
+# ramlld_load_with [PARAM=VALUE...]: the common settings and these on top
+ramlld_load_with() {
 	[ -f "$ko" ] || { note skip "$TARGET" "no $ko (run make module)"; return 1; }
-	local common=(nr_devices="$nluns" capacity_mb="$capacity_mb" hw_queue_depth="$depth" nr_hw_queues=0 irqmode=0)
+	local common=(nr_devices="$nluns" capacity_mb="$capacity_mb" hw_queue_depth="$depth" nr_hw_queues=0 irqmode=0 "$@")
 	# the SCSI host's depth equal to scsi_debug's max_queue (both one tag space per host)
 	if modinfo -F parm "$ko" 2> /dev/null | grep -q '^can_queue:'; then common+=(can_queue="$depth"); fi
 	if insmod "$ko" mode=all "${common[@]}" 2> /tmp/compare-insmod.err; then
