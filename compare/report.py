@@ -616,6 +616,34 @@ def headline(res, idx):
 
 
 # ------------------------------------------------------------------ report.md
+def percore_ledger(res):
+    """The per-core ledger (workload percore, issue 20): what one I/O costs on one CPU, per
+    target and engine. On the exact clock (icount: one instruction a nanosecond) with one vCPU,
+    10^9 / IOPS is the instructions per I/O; on any other clock, only CPU µs per I/O."""
+    cells = [c for c in res["cells"] if c["workload"] == "percore"]
+    if not cells:
+        return []
+    meta = res["meta"]
+    exact = meta.get("clock") == "icount" and str(meta.get("cpus")) == "1"
+    L = ["## Per-core ledger (workload percore)"]
+    if exact:
+        L.append("Clock icount, one vCPU: instructions per I/O = 10^9 / IOPS, exact and "
+                 "repeatable.")
+    else:
+        L.append(f"Clock {meta.get('clock', 'host')}, {meta.get('cpus', '-')} CPU(s): not the "
+                 "exact clock, so no instruction counts; run `compare/run --cpus 1` on the icount "
+                 "clock for them (docs/ledger.md).")
+    rows = []
+    for c in cells:
+        ipio = fmt(1e9 / c["iops"], 0) if exact and c["iops"] else "-"
+        rows.append([c["section"], c["target"], c["profile"], pm(c["iops"], c["iops_std"]), ipio,
+                     pm(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]])
+    L.append(table(["section", "target", "profile", "IOPS", "instructions/IO",
+                    "CPU µs/IO (/proc/stat)", "n"], rows))
+    L.append("")
+    return L
+
+
 def report_md(res, idx, plots):
     meta = res["meta"]
     exact = res["exact"]
@@ -779,6 +807,7 @@ def report_md(res, idx, plots):
                           if exact else []),
                        rows))
         L.append("")
+    L.extend(percore_ledger(res))
     # block vs SCSI per profile
     L.append("## Block vs SCSI, per queue profile (same store)")
     for p in res["profiles"]:
