@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: poll_queues: poll queues in sysfs, polled io_uring/pvsync2 writes and reads verify with every queue_rqs/complete_batch setting, rmmod refused under polled I/O, bad values refused
+# what: poll_queues: poll queues in sysfs, polled io_uring/pvsync2 writes and reads verify with every queue_rqs/complete_batch setting, bad values refused
 # where: guest
 # requires: fio python3
 # timeout: 900
@@ -67,10 +67,9 @@ for qr_cb in "1 1" "0 1" "1 0"; do
 	ramlld_unload
 done
 
-# as many poll queues as CPUs, beside one submission queue per CPU; then rmmod under polled I/O
+# as many poll queues as CPUs, beside one submission queue per CPU
 ramlld_load mode=mq capacity_mb=8 poll_queues="$ncpu"
 poll_check_sysfs $d "$ncpu" "$ncpu"
 poll_fio_verify /dev/$d "$d io_uring hipri, $ncpu poll queues" --ioengine=io_uring --hipri=1 \
 	--iodepth=16
-poll_rmmod_busy /dev/$d
 ramlld_unload

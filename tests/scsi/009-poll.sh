@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: poll_queues on the SCSI host (nr_maps 3, ->mq_poll): poll queues in sysfs, polled io_uring/pvsync2 writes and reads verify on sd, rmmod refused under polled I/O; before 5.13 refused and skipped
+# what: poll_queues on the SCSI host (nr_maps 3, ->mq_poll): poll queues in sysfs, polled io_uring/pvsync2 writes and reads verify on sd; before 5.13 refused and skipped
 # where: guest
 # requires: fio python3
 # timeout: 600
@@ -33,10 +33,9 @@ probe_clear
 	$(((POLL_VERIFY_RUNS - 1 + POLL_SYNC_RUNS) * 2 * POLL_FIO_BLOCKS)) "$n"
 ramlld_unload
 
-# a poll queue per CPU beside a submission queue per CPU; rmmod under polled I/O
+# a poll queue per CPU beside a submission queue per CPU
 scsi_load mode=scsi capacity_mb=8 poll_queues="$ncpu"
 d=${SD[0]}
 poll_check_sysfs "$d" "$ncpu" "$ncpu"
 poll_fio_verify "/dev/$d" "$d io_uring hipri, $ncpu poll queues" --ioengine=io_uring --hipri=1 --iodepth=16
-poll_rmmod_busy "/dev/$d"
 ramlld_unload
