@@ -617,27 +617,17 @@ def headline(res, idx):
 
 # ------------------------------------------------------------------ report.md
 def percore_ledger(res):
-    """The per-core ledger (workload percore, issue 20): what one I/O costs on one CPU, per
-    target and engine. On the exact clock (icount: one instruction a nanosecond) with one vCPU,
-    10^9 / IOPS is the instructions per I/O; on any other clock, only CPU µs per I/O."""
+    """The per-core ledger (workload percore, issue 20): what one I/O costs, per target and
+    engine, as instructions per I/O on the exact clock (the cells' instr_per_io: 10^9 / IOPS);
+    with one vCPU that is one core's whole path. On the host's clock only CPU µs per I/O."""
     cells = [c for c in res["cells"] if c["workload"] == "percore"]
     if not cells:
         return []
-    meta = res["meta"]
-    exact = meta.get("clock") == "icount" and str(meta.get("cpus")) == "1"
-    L = ["## Per-core ledger (workload percore)"]
-    if exact:
-        L.append("Clock icount, one vCPU: instructions per I/O = 10^9 / IOPS, exact and "
-                 "repeatable.")
-    else:
-        L.append(f"Clock {meta.get('clock', 'host')}, {meta.get('cpus', '-')} CPU(s): not the "
-                 "exact clock, so no instruction counts; run `compare/run --cpus 1` on the icount "
-                 "clock for them (docs/ledger.md).")
-    rows = []
-    for c in cells:
-        ipio = fmt(1e9 / c["iops"], 0) if exact and c["iops"] else "-"
-        rows.append([c["section"], c["target"], c["profile"], pm(c["iops"], c["iops_std"]), ipio,
-                     pm(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]])
+    L = ["## Per-core ledger (workload percore)", f"clock: {res['clock']}, "
+         f"{res['meta'].get('cpus', '-')} vCPU(s); one job (run with --cpus 1 for one core's cost)"]
+    rows = [[c["section"], c["target"], c["profile"], pm(c["iops"], c["iops_std"]),
+             pm(c.get("instr_per_io"), c.get("instr_per_io_std"), 0),
+             pm(c["cpu_us_per_io_stat"], c["cpu_us_per_io_stat_std"]), c["n"]] for c in cells]
     L.append(table(["section", "target", "profile", "IOPS", "instructions/IO",
                     "CPU µs/IO (/proc/stat)", "n"], rows))
     L.append("")
