@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/poll-lib.bash: helpers of the polled-I/O tests (tests/mq/005-poll.sh, tests/scsi/009-poll.sh),
+# tests/poll-lib.bash: helpers of the polled-I/O tests (tests/mq/005-poll.sh, tests/scsi/012-poll.sh),
 # sourced after tests/lib.sh (not a test: no .sh).
 # shellcheck shell=bash
 
