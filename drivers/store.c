@@ -460,7 +460,8 @@ static unsigned int ramlld_store_compare_chunk(struct ramlld_store *store,
 					       unsigned long idx, unsigned int off,
 					       const u8 *buf, unsigned int n)
 {
-	const u8 *addr, *diff;
+	const u8 *diff;
+	u8 *addr;	/* kunmap_atomic() before 5.11 takes no const */
 	struct page *page;
 	unsigned int i = n;
 
