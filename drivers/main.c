@@ -54,7 +54,7 @@ module_param_named(prealloc, ramlld_params.prealloc, bool, 0444);
 MODULE_PARM_DESC(prealloc, "Allocate every page at load instead of on first write (default: 0)");
 
 module_param_named(irqmode, ramlld_params.irqmode, uint, 0444);
-MODULE_PARM_DESC(irqmode, "mq and scsi completion: 0 inline, 1 softirq (blk_mq_complete_request), 2 hrtimer after completion_nsec (default: 0)");
+MODULE_PARM_DESC(irqmode, "mq and scsi completion: 0 inline, 1 blk_mq_complete_request (rq_affinity applies; on irq_cpus' interrupt when set), 2 hrtimer after completion_nsec, then as 1 (default: 0)");
 
 module_param_named(completion_nsec, ramlld_params.completion_nsec, ulong, 0444);
 MODULE_PARM_DESC(completion_nsec, "Completion delay with irqmode=2, in ns (0-1000000000, default: 10000)");
@@ -233,9 +233,12 @@ static int __init ramlld_init(void)
 	if (ret)
 		return ret;
 
-	ret = ramlld_devices_init();
+	ret = ramlld_irq_init(ramlld_params.irqmode, ramlld_params.modes);
 	if (ret)
 		return ret;
+	ret = ramlld_devices_init();
+	if (ret)
+		goto err_irq;
 	ret = ramlld_scsi_init();
 	if (ret)
 		goto err_devices;
@@ -263,6 +266,8 @@ err_scsi:
 	ramlld_scsi_exit();
 err_devices:
 	ramlld_devices_exit();
+err_irq:
+	ramlld_irq_exit();
 	return ret;
 }
 
@@ -274,6 +279,7 @@ static void __exit ramlld_exit(void)
 	mutex_unlock(&ramlld_lock);
 	ramlld_scsi_exit();
 	ramlld_devices_exit();
+	ramlld_irq_exit();
 }
 
 module_init(ramlld_init);

@@ -7,9 +7,10 @@
  * routing) is what separates the two. Where a request completes:
  *   irqmode=0  blk_mq_end_request() in queue_rq: no softirq, no IPI;
  *              rq_affinity has nothing to act on.
- *   irqmode=1  blk_mq_complete_request(): completes on the submitting CPU
- *              or, by rq_affinity, through an IPI or BLOCK_SOFTIRQ, as a
- *              device interrupt handler would.
+ *   irqmode=1  blk_mq_complete_request() from the "interrupt" of irq.c
+ *              (irq_cpus=; inline in queue_rq when empty); rq_affinity then
+ *              completes there, or through an IPI or BLOCK_SOFTIRQ, as after
+ *              a device's interrupt handler.
  *   irqmode=2  an hrtimer fires completion_nsec later (a device's latency),
  *              then as irqmode=1.
  * A request of a poll queue (poll_queues=N, HCTX_TYPE_POLL) ignores irqmode:
@@ -40,6 +41,7 @@ struct ramlld_mq_dev {
 struct ramlld_mq_cmd {
 	struct hrtimer timer;
 	struct ramlld_poll_entry poll;
+	struct ramlld_irq_cmd irq;
 	blk_status_t status;
 	bool dropped;		/* timeout_nth: left for the timeout handler */
 };
@@ -82,7 +84,8 @@ static enum hrtimer_restart ramlld_mq_timer_fn(struct hrtimer *timer)
 {
 	struct ramlld_mq_cmd *cmd = container_of(timer, struct ramlld_mq_cmd, timer);
 
-	blk_mq_complete_request(blk_mq_rq_from_pdu(cmd));
+	ramlld_irq_raise(&cmd->irq, blk_mq_rq_from_pdu(cmd)->mq_hctx->queue_num,
+			 true);
 	return HRTIMER_NORESTART;
 }
 
@@ -95,9 +98,12 @@ static void ramlld_mq_done_inline(void *data)
 	blk_mq_end_request(rq, cmd->status);
 }
 
-static void ramlld_mq_done_softirq(void *data)
+/* The "interrupt" of a request (irq.c): from here rq_affinity decides. */
+static void ramlld_mq_irq_complete(struct ramlld_irq_cmd *icmd)
 {
-	blk_mq_complete_request(data);
+	struct ramlld_mq_cmd *cmd = container_of(icmd, struct ramlld_mq_cmd, irq);
+
+	blk_mq_complete_request(blk_mq_rq_from_pdu(cmd));
 }
 
 /*
@@ -142,8 +148,9 @@ static void ramlld_mq_finish(struct ramlld_device *dev, struct request *rq)
 {
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	ramlld_complete_rq(dev, rq, &cmd->timer, ramlld_mq_done_inline,
-			   ramlld_mq_done_softirq);
+	/* never a poll queue's request: those end in ->poll (ramlld_mq_issue()) */
+	ramlld_complete_rq(dev, rq, &cmd->timer, &cmd->irq,
+			   rq->mq_hctx->queue_num, ramlld_mq_done_inline);
 }
 
 static blk_status_t ramlld_mq_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -270,6 +277,7 @@ static int ramlld_mq_init_request(struct blk_mq_tag_set *set, struct request *rq
 
 	ramlld_compat_hrtimer_setup(&cmd->timer, ramlld_mq_timer_fn);
 	ramlld_poll_entry_init(&cmd->poll);
+	ramlld_irq_cmd_init(&cmd->irq, RAMLLD_FE_MQ, ramlld_mq_irq_complete);
 	cmd->dropped = false;
 	return 0;
 }
@@ -323,6 +331,16 @@ static const struct blk_mq_ops ramlld_mq_ops_queue_rqs = {
 };
 #endif
 
+/* Either ops of ours (queue_rqs= picks one per tag set). */
+bool ramlld_mq_queue_is_ours(const struct request_queue *q)
+{
+#if RAMLLD_HAVE_QUEUE_RQS
+	if (q->mq_ops == &ramlld_mq_ops_queue_rqs)
+		return true;
+#endif
+	return q->mq_ops == &ramlld_mq_ops;
+}
+
 static const struct block_device_operations ramlld_mq_fops = {
 	.owner		= THIS_MODULE,
 };
@@ -336,7 +354,13 @@ static int ramlld_mq_init_tag_set(struct blk_mq_tag_set *set,
 	if (cfg->queue_rqs)
 		set->ops = &ramlld_mq_ops_queue_rqs;
 #endif
-	set->nr_hw_queues = cfg->nr_hw_queues ? cfg->nr_hw_queues : nr_cpu_ids;
+	/*
+	 * by default one per interrupt vector (irq_cpus=), else one per CPU;
+	 * the poll queues come after them and have no vector
+	 */
+	set->nr_hw_queues = cfg->nr_hw_queues ? cfg->nr_hw_queues :
+			    ramlld_irq_nr_vectors() ? ramlld_irq_nr_vectors() :
+			    nr_cpu_ids;
 	set->nr_maps = 1;
 	if (cfg->poll_queues) {
 		set->nr_hw_queues += cfg->poll_queues;

@@ -19,7 +19,9 @@
 #include <linux/blkdev.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 
 #define RAMLLD_NAME		"ramlld"
@@ -245,21 +247,57 @@ enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 				      u64 *bad);
 
 /*
+ * The interrupt model (irq.c): where the mq and SCSI front ends signal a
+ * completion. Each command embeds a struct ramlld_irq_cmd, set up once with
+ * the front end's completion, which goes through blk_mq_complete_request()
+ * (rq_affinity, IPI, BLOCK_SOFTIRQ).
+ */
+struct ramlld_irq_cmd {
+	struct __call_single_data csd;	/* the IPI to another CPU */
+	struct llist_node node;		/* on the submitting CPU's self-IPI list */
+	void (*complete)(struct ramlld_irq_cmd *icmd);
+	u8 fe;				/* enum ramlld_fe, for the counters */
+};
+
+void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
+			 void (*complete)(struct ramlld_irq_cmd *icmd));
+/*
+ * Signal the completion of a command of hardware queue hwq, as its
+ * interrupt vector would (irq_cpus=): ->complete runs in hard interrupt
+ * context on the vector's CPU; inline when irq_cpus is empty. from_irq: the
+ * caller is the irqmode=2 timer (hard interrupt context already). Does not
+ * sleep. hwq RAMLLD_IRQ_NO_VECTOR (a poll queue's): inline, whatever
+ * irq_cpus says.
+ */
+#define RAMLLD_IRQ_NO_VECTOR	UINT_MAX
+void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
+		      bool from_irq);
+/* The number of irq_cpus= vectors, 0 if none: the default hw queue count. */
+unsigned int ramlld_irq_nr_vectors(void);
+/* irqmode and modes: the module parameters' (the counters are kept when irqmode != 0) */
+int ramlld_irq_init(unsigned int irqmode, unsigned int modes);
+void ramlld_irq_exit(void);
+/* Whether a request queue is one of this front end's (the done counters). */
+bool ramlld_mq_queue_is_ours(const struct request_queue *q);
+bool ramlld_scsi_queue_is_ours(const struct request_queue *q);
+
+/*
  * Complete a command the way dev's irqmode says: done_inline(cmd) now, in
- * the submitting context; done_softirq(cmd), which goes through
- * blk_mq_complete_request() (rq_affinity, IPI, BLOCK_SOFTIRQ); or start
- * timer, whose callback calls done_softirq after completion_nsec. The one
- * completion switch of the mq and SCSI front ends: inline, so that the
- * callbacks are direct calls.
+ * the submitting context; the "interrupt" of icmd (hw queue hwq), whose
+ * handler goes through blk_mq_complete_request() (rq_affinity, IPI,
+ * BLOCK_SOFTIRQ); or start timer, whose callback raises that interrupt
+ * after completion_nsec. The one completion switch of the mq and SCSI
+ * front ends: inline, so that the callbacks are direct calls.
  */
 static __always_inline void ramlld_complete_rq(const struct ramlld_device *dev,
 					       void *cmd, struct hrtimer *timer,
-					       void (*done_inline)(void *cmd),
-					       void (*done_softirq)(void *cmd))
+					       struct ramlld_irq_cmd *icmd,
+					       unsigned int hwq,
+					       void (*done_inline)(void *cmd))
 {
 	switch (dev->cfg.irqmode) {
 	case RAMLLD_IRQ_SOFTIRQ:
-		done_softirq(cmd);
+		ramlld_irq_raise(icmd, hwq, false);
 		break;
 	case RAMLLD_IRQ_TIMER:
 		hrtimer_start(timer, ns_to_ktime(dev->cfg.completion_nsec),

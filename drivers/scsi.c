@@ -16,8 +16,9 @@
  * retry the command later, as nothing was done yet.
  * Completion, by irqmode:
  *   0  scsi_done_direct(): in queuecommand's context, no softirq, no IPI;
- *   1  scsi_done(): blk_mq_complete_request(), so rq_affinity applies;
- *   2  an hrtimer in the command fires completion_nsec later, then scsi_done().
+ *   1  scsi_done() from the "interrupt" of irq.c (irq_cpus=; inline when
+ *      empty): blk_mq_complete_request(), so rq_affinity applies;
+ *   2  an hrtimer in the command fires completion_nsec later, then as 1.
  * A command of a poll queue (poll_queues=N: shost->nr_maps = 3, ->mq_poll,
  * 5.13) ignores irqmode: queuecommand leaves it on its queue's poll list and
  * the submitter's ->mq_poll completes it. A command is therefore never
@@ -61,9 +62,13 @@ struct ramlld_scsi_host {
 	struct ramlld_scsi_lun luns[];
 };
 
-/* Per-command private data (cmd_size): the irqmode=2 timer, the poll list. */
+/*
+ * Per-command private data (cmd_size): the irqmode=2 timer, the
+ * "interrupt", the poll list.
+ */
 struct ramlld_scsi_cmd {
 	struct hrtimer timer;
+	struct ramlld_irq_cmd irq;
 	struct scsi_cmnd *sc;
 	struct ramlld_poll_entry poll;
 };
@@ -362,12 +367,26 @@ out:
 	return 0;
 }
 
+/*
+ * The interrupt vector of a command: its hardware queue's. A poll queue has
+ * none: only error recovery's commands get past ramlld_scsi_poll_add() there,
+ * and they are signalled in place, as without irq_cpus=.
+ */
+static unsigned int ramlld_scsi_vector(struct scsi_cmnd *sc)
+{
+	const struct blk_mq_hw_ctx *hctx = ramlld_compat_scsi_cmd_to_rq(sc)->mq_hctx;
+
+	if (hctx->type == HCTX_TYPE_POLL)
+		return RAMLLD_IRQ_NO_VECTOR;
+	return hctx->queue_num;
+}
+
 static enum hrtimer_restart ramlld_scsi_timer_fn(struct hrtimer *timer)
 {
 	struct ramlld_scsi_cmd *cmd = container_of(timer, struct ramlld_scsi_cmd,
 						   timer);
 
-	ramlld_compat_scsi_done(cmd->sc);
+	ramlld_irq_raise(&cmd->irq, ramlld_scsi_vector(cmd->sc), true);
 	return HRTIMER_NORESTART;
 }
 
@@ -377,9 +396,10 @@ static void ramlld_scsi_done_inline(void *sc)
 	ramlld_compat_scsi_done_direct(sc);
 }
 
-static void ramlld_scsi_done_softirq(void *sc)
+/* The "interrupt" of a command (irq.c): from here rq_affinity decides. */
+static void ramlld_scsi_irq_complete(struct ramlld_irq_cmd *icmd)
 {
-	ramlld_compat_scsi_done(sc);
+	ramlld_compat_scsi_done(container_of(icmd, struct ramlld_scsi_cmd, irq)->sc);
 }
 
 #if RAMLLD_HAVE_SCSI_MQ_POLL
@@ -476,8 +496,8 @@ ramlld_scsi_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 		return 0;
 	if (ramlld_scsi_poll_add(shost, sc))
 		return 0;
-	ramlld_complete_rq(lun->dev, sc, &cmd->timer, ramlld_scsi_done_inline,
-			   ramlld_scsi_done_softirq);
+	ramlld_complete_rq(lun->dev, sc, &cmd->timer, &cmd->irq,
+			   ramlld_scsi_vector(sc), ramlld_scsi_done_inline);
 	return 0;
 }
 
@@ -489,6 +509,7 @@ static int ramlld_scsi_init_cmd_priv(struct Scsi_Host *shost,
 	cmd->sc = sc;
 	ramlld_poll_entry_init(&cmd->poll);
 	ramlld_compat_hrtimer_setup(&cmd->timer, ramlld_scsi_timer_fn);
+	ramlld_irq_cmd_init(&cmd->irq, RAMLLD_FE_SCSI, ramlld_scsi_irq_complete);
 	return 0;
 }
 
@@ -672,6 +693,20 @@ static int ramlld_scsi_init_poll(struct ramlld_scsi_host *host,
 	return 0;
 }
 
+/* The midlayer's blk_mq_ops for ramlld's hosts, from the first one added. */
+static const struct blk_mq_ops *ramlld_scsi_mq_ops;
+
+bool ramlld_scsi_queue_is_ours(const struct request_queue *q)
+{
+	const struct scsi_device *sdev;
+
+	/* a SCSI queue (its tag set's ops), then its host's template */
+	if (!q->tag_set || q->tag_set->ops != READ_ONCE(ramlld_scsi_mq_ops))
+		return false;
+	sdev = q->queuedata;
+	return sdev && sdev->host->hostt == &ramlld_scsi_template;
+}
+
 /* Give group a host with its devices as LUNs; ramlld_lock held. */
 static int ramlld_scsi_attach(struct ramlld_group *group)
 {
@@ -704,7 +739,10 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	shost->max_cmd_len = 32;
 	shost->can_queue = cfg->can_queue;
 	shost->cmd_per_lun = cfg->cmd_per_lun ? cfg->cmd_per_lun : cfg->can_queue;
-	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues : nr_cpu_ids;
+	/* by default one per interrupt vector (irq_cpus=), else one per CPU */
+	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues :
+			      ramlld_irq_nr_vectors() ? ramlld_irq_nr_vectors() :
+			      nr_cpu_ids;
 	shost->host_tagset = 1;
 	ret = ramlld_scsi_init_poll(host, cfg->poll_queues);
 	if (ret)
@@ -713,6 +751,7 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	ret = scsi_add_host(shost, ramlld_scsi_root);
 	if (ret)
 		goto err_put;
+	WRITE_ONCE(ramlld_scsi_mq_ops, shost->tag_set.ops);
 	/* synchronous: the LUNs exist when the module load returns */
 	for (i = 0; i < cfg->num_tgts; i++)
 		scsi_scan_target(&shost->shost_gendev, 0, i, SCAN_WILD_CARD,

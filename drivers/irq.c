@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq.c - the interrupt model of the mq and SCSI front ends: where a
+ * completion "arrives", as a device's interrupt would, so that the block
+ * layer's own rq_affinity logic decides where the completion then runs.
+ *
+ * irq_cpus= lists the CPUs of the device's vectors; hardware queue i raises
+ * its completions on the (i mod n)-th CPU of the list, as managed-IRQ
+ * spreading binds one vector per queue. The "interrupt" is a real hard
+ * interrupt on that CPU: an IPI (smp_call_function_single_async()) to
+ * another CPU, a self-IPI (irq_work_queue()) to the submitting one, or the
+ * irqmode=2 completion timer itself when it fires on the vector's CPU. The
+ * handler calls the front end's completion (blk_mq_complete_request(),
+ * scsi_done()). With irq_cpus empty (the default) a completion is signalled
+ * in the submitting context, as before.
+ *
+ * Per-CPU counters in debugfs (ramlld/completions), kept while irqmode is
+ * not 0: "irq", where the front end signalled a completion; "done", where
+ * the block layer then completed the request (its block_rq_complete
+ * tracepoint, which fires in blk_update_request() on the completing CPU).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/irq_work.h>
+#include <linux/llist.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <trace/events/block.h>
+
+#include "ramlld.h"
+#include "compat.h"
+
+/* The vectors' CPUs, in irq_cpus= order; replaced whole, under RCU. */
+struct ramlld_irq_map {
+	struct rcu_head rcu;
+	unsigned int nr;
+	unsigned int cpu[];
+};
+
+static struct ramlld_irq_map __rcu *ramlld_irq_map;
+static bool ramlld_irq_loaded;	/* the module is live: irqmode is final */
+static unsigned int ramlld_irq_irqmode;	/* the module parameter's */
+
+struct ramlld_irq_stats {
+	unsigned long irq[RAMLLD_FE_COUNT];
+	unsigned long done[RAMLLD_FE_COUNT];
+};
+
+static DEFINE_PER_CPU(struct ramlld_irq_stats, ramlld_irq_stats);
+static struct dentry *ramlld_irq_debugfs;
+static struct tracepoint *ramlld_irq_tp_done;
+
+/* "" or a CPU list (cpulist_parse()) of online CPUs. */
+static int ramlld_irq_param_set_cpus(const char *val,
+				     const struct kernel_param *kp)
+{
+	struct ramlld_irq_map *map = NULL, *old;
+	size_t len = val ? strcspn(val, "\n") : 0;
+	cpumask_var_t mask;
+	unsigned int cpu, n;
+	char buf[128];
+	int ret = -EINVAL;
+
+	if (!val || len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	if (len) {
+		if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+			return -ENOMEM;
+		if (cpulist_parse(buf, mask) || cpumask_empty(mask) ||
+		    !cpumask_subset(mask, cpu_online_mask)) {
+			free_cpumask_var(mask);
+			goto bad;
+		}
+		n = cpumask_weight(mask);
+		map = kzalloc(struct_size(map, cpu, n), GFP_KERNEL);
+		if (!map) {
+			free_cpumask_var(mask);
+			return -ENOMEM;
+		}
+		for_each_cpu(cpu, mask)
+			map->cpu[map->nr++] = cpu;
+		free_cpumask_var(mask);
+	}
+	if (map && ramlld_irq_loaded && ramlld_irq_irqmode == RAMLLD_IRQ_NONE) {
+		pr_err("irq_cpus=%s is invalid with irqmode=0 (completions inline): allowed only an empty string; load with irqmode=1 or 2\n",
+		       buf);
+		kfree(map);
+		return -EINVAL;
+	}
+	old = rcu_replace_pointer(ramlld_irq_map, map, true);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+
+bad:
+	pr_err("irq_cpus=%.*s is invalid: allowed a list of online CPUs (%*pbl), e.g. 0 or 0,2-3, or an empty string for the submitting CPU\n",
+	       (int)min_t(size_t, len, 64), val ? val : "",
+	       cpumask_pr_args(cpu_online_mask));
+	return ret;
+}
+
+/* The vectors' CPUs as a comma list and a newline, in buf of size bytes. */
+static int ramlld_irq_print_cpus(char *buf, size_t size)
+{
+	const struct ramlld_irq_map *map;
+	unsigned int i;
+	int n = 0;
+
+	rcu_read_lock();
+	map = rcu_dereference(ramlld_irq_map);
+	for (i = 0; map && i < map->nr; i++)
+		n += scnprintf(buf + n, size - n, "%s%u", i ? "," : "",
+			       map->cpu[i]);
+	rcu_read_unlock();
+	n += scnprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+static int ramlld_irq_param_get_cpus(char *buf, const struct kernel_param *kp)
+{
+	return ramlld_irq_print_cpus(buf, PAGE_SIZE);
+}
+
+/* At unload, or when the load fails: no command can raise any more. */
+static void ramlld_irq_param_free_cpus(void *arg)
+{
+	kfree(rcu_replace_pointer(ramlld_irq_map, NULL, true));
+}
+
+static const struct kernel_param_ops ramlld_irq_cpus_ops = {
+	.set	= ramlld_irq_param_set_cpus,
+	.get	= ramlld_irq_param_get_cpus,
+	.free	= ramlld_irq_param_free_cpus,
+};
+
+module_param_cb(irq_cpus, &ramlld_irq_cpus_ops, NULL, 0644);
+MODULE_PARM_DESC(irq_cpus, "mq and scsi with irqmode=1 or 2: CPUs of the device's interrupt vectors, hardware queue i on the (i mod n)-th (e.g. 0: one vector, as a single-vector HBA); sets the default number of hardware queues to n; writable at run time; empty: completions signalled on the submitting CPU (default: \"\")");
+
+unsigned int ramlld_irq_nr_vectors(void)
+{
+	const struct ramlld_irq_map *map;
+	unsigned int nr;
+
+	rcu_read_lock();
+	map = rcu_dereference(ramlld_irq_map);
+	nr = map ? map->nr : 0;
+	rcu_read_unlock();
+	return nr;
+}
+
+/* The interrupt handler: count where it ran, then complete. */
+static void ramlld_irq_handle(struct ramlld_irq_cmd *icmd)
+{
+	this_cpu_inc(ramlld_irq_stats.irq[icmd->fe]);
+	icmd->complete(icmd);
+}
+
+/*
+ * The self-IPI of each CPU and the commands it completes. Per CPU, not per
+ * command: irq_work touches its work item after the handler returns, and a
+ * command's memory may be gone by then (the last completion lets the tag
+ * set be freed); these live as long as the module and are synced at exit.
+ */
+struct ramlld_irq_local {
+	struct irq_work work;
+	struct llist_head cmds;
+};
+
+static DEFINE_PER_CPU(struct ramlld_irq_local, ramlld_irq_local);
+
+static void ramlld_irq_work_fn(struct irq_work *work)
+{
+	struct ramlld_irq_local *l = container_of(work, struct ramlld_irq_local,
+						  work);
+	struct ramlld_irq_cmd *icmd, *next;
+	struct llist_node *cmds;
+
+	cmds = llist_reverse_order(llist_del_all(&l->cmds));
+	llist_for_each_entry_safe(icmd, next, cmds, node)
+		ramlld_irq_handle(icmd);
+}
+
+/* An IPI: the core unlocks the csd before calling this, never touches it after. */
+static void ramlld_irq_ipi_fn(void *info)
+{
+	ramlld_irq_handle(info);
+}
+
+void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
+			 void (*complete)(struct ramlld_irq_cmd *icmd))
+{
+	icmd->csd = (struct __call_single_data) {
+		.func = ramlld_irq_ipi_fn,
+		.info = icmd,
+	};
+	icmd->complete = complete;
+	icmd->fe = fe;
+}
+
+void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
+		      bool from_irq)
+{
+	const struct ramlld_irq_map *map;
+	struct ramlld_irq_local *l;
+	int this_cpu, cpu = -1;
+
+	rcu_read_lock();
+	map = rcu_dereference(ramlld_irq_map);
+	if (map && hwq != RAMLLD_IRQ_NO_VECTOR)
+		cpu = map->cpu[hwq % map->nr];
+	rcu_read_unlock();
+	if (cpu < 0) {
+		/* no vector: signalled where the command was, as before */
+		ramlld_irq_handle(icmd);
+		return;
+	}
+
+	this_cpu = get_cpu();
+	/* a vector on an offline CPU moves, as the kernel moves an IRQ: here */
+	if (cpu != this_cpu && cpu_online(cpu) &&
+	    !smp_call_function_single_async(cpu, &icmd->csd)) {
+		put_cpu();
+		return;
+	}
+	if (!from_irq) {
+		/* a self-IPI: the handler runs in hard interrupt context */
+		l = this_cpu_ptr(&ramlld_irq_local);
+		llist_add(&icmd->node, &l->cmds);
+		irq_work_queue(&l->work);	/* false: already raised, it takes this one too */
+		put_cpu();
+		return;
+	}
+	put_cpu();
+	ramlld_irq_handle(icmd);
+}
+
+/* block_rq_complete: where the block layer completed one of our requests. */
+static void ramlld_irq_probe_done(void *data, struct request *rq,
+				  RAMLLD_RQ_COMPLETE_ERROR_T error,
+				  unsigned int nr_bytes)
+{
+	if (ramlld_mq_queue_is_ours(rq->q))
+		this_cpu_inc(ramlld_irq_stats.done[RAMLLD_FE_MQ]);
+	else if (ramlld_scsi_queue_is_ours(rq->q))
+		this_cpu_inc(ramlld_irq_stats.done[RAMLLD_FE_SCSI]);
+}
+
+/* The probe's arguments must be the tracepoint's: checked at build time. */
+static_assert(__builtin_types_compatible_p(typeof(trace_block_rq_complete) *,
+					   void (*)(struct request *,
+						    RAMLLD_RQ_COMPLETE_ERROR_T,
+						    unsigned int)));
+
+static void ramlld_irq_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "block_rq_complete"))
+		*(struct tracepoint **)priv = tp;
+}
+
+static int ramlld_irq_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "cpu irq_mq done_mq irq_scsi done_scsi\n");
+	for_each_possible_cpu(cpu) {
+		const struct ramlld_irq_stats *s = per_cpu_ptr(&ramlld_irq_stats, cpu);
+
+		seq_printf(m, "%u %lu %lu %lu %lu\n", cpu,
+			   READ_ONCE(s->irq[RAMLLD_FE_MQ]),
+			   READ_ONCE(s->done[RAMLLD_FE_MQ]),
+			   READ_ONCE(s->irq[RAMLLD_FE_SCSI]),
+			   READ_ONCE(s->done[RAMLLD_FE_SCSI]));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ramlld_irq);
+
+int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
+{
+	struct dentry *dir;
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		struct ramlld_irq_local *l = per_cpu_ptr(&ramlld_irq_local, cpu);
+
+		ramlld_compat_init_irq_work_hard(&l->work, ramlld_irq_work_fn);
+		init_llist_head(&l->cmds);
+	}
+
+	ramlld_irq_irqmode = irqmode;
+	if (irqmode == RAMLLD_IRQ_NONE) {
+		if (ramlld_irq_nr_vectors()) {
+			char cpus[64];
+
+			ramlld_irq_print_cpus(cpus, sizeof(cpus));
+			pr_err("irq_cpus=%s is invalid with irqmode=0 (completions inline): allowed only with irqmode=1 or 2\n",
+			       strim(cpus));
+			return -EINVAL;
+		}
+		ramlld_irq_loaded = true;
+		return 0;
+	}
+	if (!(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI))) {
+		ramlld_irq_loaded = true;
+		return 0;
+	}
+	for_each_kernel_tracepoint(ramlld_irq_find_tp, &ramlld_irq_tp_done);
+	if (ramlld_irq_tp_done) {
+		ret = tracepoint_probe_register(ramlld_irq_tp_done,
+						ramlld_irq_probe_done, NULL);
+		if (ret) {
+			pr_err("cannot attach to block_rq_complete: error %d\n", ret);
+			ramlld_irq_tp_done = NULL;
+			return ret;
+		}
+	} else {
+		pr_warn("no block_rq_complete tracepoint: the done counters stay 0\n");
+	}
+	/* debugfs is optional: the counters are for tests and reports */
+	dir = debugfs_create_dir(RAMLLD_NAME, NULL);
+	if (!IS_ERR_OR_NULL(dir)) {
+		debugfs_create_file("completions", 0444, dir, NULL, &ramlld_irq_fops);
+		ramlld_irq_debugfs = dir;
+	}
+	ramlld_irq_loaded = true;
+	return 0;
+}
+
+/* After the front ends: no command of ours is left to complete. */
+void ramlld_irq_exit(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(&ramlld_irq_local, cpu)->work);
+	debugfs_remove_recursive(ramlld_irq_debugfs);
+	ramlld_irq_debugfs = NULL;
+	if (ramlld_irq_tp_done) {
+		tracepoint_probe_unregister(ramlld_irq_tp_done,
+					    ramlld_irq_probe_done, NULL);
+		tracepoint_synchronize_unregister();
+		ramlld_irq_tp_done = NULL;
+	}
+	ramlld_irq_loaded = false;
+}
