@@ -188,6 +188,7 @@ struct ramlld_disk_limits {
 	bool write_cache;	/* volatile cache: flush and FUA are sent */
 	bool io_stat;		/* iostats starts on */
 	bool nowait;		/* REQ_NOWAIT supported */
+	bool rotational;	/* rotational, add_random on (else neither) */
 };
 
 #if RAMLLD_HAVE_QUEUE_LIMITS_AT_ALLOC
@@ -202,6 +203,8 @@ static inline void ramlld_compat_fill_limits(struct queue_limits *lim,
 	lim->max_write_zeroes_sectors = l->max_write_zeroes_sectors;
 #if RAMLLD_HAVE_BLK_FEATURES
 	/* lim.features: non-rotational and no add_random are the defaults */
+	if (l->rotational)
+		lim->features |= BLK_FEAT_ROTATIONAL | BLK_FEAT_ADD_RANDOM;
 	if (l->write_cache)
 		lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
 	if (l->io_stat)
@@ -217,8 +220,13 @@ static inline void ramlld_compat_apply_flags(struct request_queue *q,
 					     const struct ramlld_disk_limits *l)
 {
 #if !RAMLLD_HAVE_BLK_FEATURES
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	if (l->rotational) {
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+		blk_queue_flag_set(QUEUE_FLAG_ADD_RANDOM, q);
+	} else {
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+		blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	}
 	if (l->io_stat)
 		blk_queue_flag_set(QUEUE_FLAG_IO_STAT, q);
 	else

@@ -221,6 +221,7 @@ struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
 		 */
 		.io_stat = fe != RAMLLD_FE_BIO,
 		.nowait = true,
+		.rotational = dev->cfg.rotational,
 	};
 	struct gendisk *disk;
 	int ret;

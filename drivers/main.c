@@ -71,6 +71,9 @@ MODULE_PARM_DESC(shared_tags, "mq: one tag set shared by every device (default: 
 module_param_named(blocking, ramlld_params.blocking, bool, 0444);
 MODULE_PARM_DESC(blocking, "mq: BLK_MQ_F_BLOCKING, queue_rq may sleep (default: 0)");
 
+module_param_named(rotational, ramlld_params.rotational, bool, 0444);
+MODULE_PARM_DESC(rotational, "Disks look rotational: queue/rotational and add_random 1 on bio and mq, a 7200 rpm medium in SCSI VPD page B1 so that sd leaves add_random on (default: 0)");
+
 module_param_named(write_cache, ramlld_params.write_cache, bool, 0444);
 MODULE_PARM_DESC(write_cache, "Advertise a volatile write cache (flush/FUA, SCSI WCE) (default: 1)");
 

@@ -61,6 +61,7 @@ struct ramlld_config {
 	bool shared_tags;			/* mq: one tag set for the group */
 	bool blocking;				/* mq: BLK_MQ_F_BLOCKING */
 	bool write_cache;
+	bool rotational;			/* disks look rotational, add_random on */
 	unsigned int num_tgts;			/* SCSI */
 	unsigned int luns_per_tgt;		/* SCSI: 0 is as many as needed */
 	unsigned int can_queue;			/* SCSI */

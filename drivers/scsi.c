@@ -635,6 +635,7 @@ static void ramlld_scsi_init_lun(struct ramlld_scsi_host *host, unsigned int i)
 	dev->block_size = bs;
 	dev->lbppbe = ilog2(ramlld_config_pbs(&rdev->cfg) / bs);
 	dev->wce_default = rdev->cfg.write_cache;
+	dev->rotational = rdev->cfg.rotational;
 	dev->index = rdev->index;
 	dev->target = i / lpt;
 	dev->lun = i % lpt;

@@ -386,7 +386,8 @@ static int ramlld_cdb_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		break;
 	case 0xb1:	/* block device characteristics */
 		n = 0x3c;
-		put_be16(&d[4], 1);	/* non-rotating medium */
+		/* 1: non-rotating, so sd clears add_random; 7200 rpm leaves it on */
+		put_be16(&d[4], dev->rotational ? 7200 : 1);
 		break;
 	case 0xb2:	/* logical block provisioning */
 		n = 4;

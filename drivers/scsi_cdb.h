@@ -128,6 +128,7 @@ struct ramlld_cdb_dev {
 	u32 block_size;		/* logical block size, 512..4096, a power of 2 */
 	u8 lbppbe;		/* log2(logical blocks per physical block) */
 	bool wce_default;	/* initial and default WCE (write_cache=) */
+	bool rotational;	/* VPD B1: 7200 rpm, else non-rotating (rotational=) */
 	u32 index;		/* store index: serial and NAA derive from it */
 	u32 target;		/* SCSI target id */
 	u32 lun;		/* LUN within the target (< 16384) */

@@ -229,6 +229,10 @@ static void test_vpd(void)
 	CHECK_EQ(run(cdb, 6), RAMLLD_CDB_GOOD);
 	CHECK_EQ(res.din_len, 64);
 	CHECK_EQ(be16(&din[4]), 1);		/* non-rotating */
+	dev.rotational = true;			/* rotational=1 */
+	CHECK_EQ(run(cdb, 6), RAMLLD_CDB_GOOD);
+	CHECK_EQ(be16(&din[4]), 7200);		/* 7200 rpm: sd keeps add_random */
+	dev.rotational = false;
 
 	cdb[2] = 0xb2;
 	CHECK_EQ(run(cdb, 6), RAMLLD_CDB_GOOD);
