@@ -3,7 +3,7 @@
 # what: irq_cpus=0 raises mq completions on CPU 0; rq_affinity 0/1/2 move them (counters); bad values refused
 # where: guest
 # requires: taskset dd python3
-# vm: --topology sockets=2,cores=1
+# vm: --topology sockets=2,cores=1 --append no_timer_check
 # timeout: 600
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/mq/irq-lib.bash"

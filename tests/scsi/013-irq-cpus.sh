@@ -3,7 +3,7 @@
 # what: irq_cpus=0 raises SCSI completions on CPU 0 (one submit queue); rq_affinity 0/1/2 move them (counters)
 # where: guest
 # requires: taskset dd python3
-# vm: --topology sockets=1,cores=2
+# vm: --topology sockets=1,cores=2 --append no_timer_check
 # timeout: 600
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/scsi/scsi-lib.bash"
