@@ -124,6 +124,15 @@ def read_cpu_file(path):
     return d
 
 
+def queue_says(path, key, value):
+    """Whether a run's queue read-back (KEY=VALUE lines) holds KEY=VALUE."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return f"{key}={value}" in (line.strip() for line in fh)
+    except OSError:
+        return False
+
+
 def run_extras(root, run):
     """A run's CPU split (/proc/stat: user+nice and system+irq+softirq as % of all CPU time),
     busy CPU µs, the first device's request counters and fio's util %."""
@@ -148,7 +157,8 @@ def run_extras(root, run):
             with open(f, encoding="utf-8") as fh:
                 j = json.load(fh)
             du = j.get("disk_util") or []
-            if du:
+            # a queue with iostats=0 (a bio disk's default) counts no busy time: no util %
+            if du and not queue_says(base + ".queue", "iostats", "0"):
                 x["util_pct"] = du[0].get("util")
             jobs = j.get("jobs") or []
             if jobs:
@@ -586,7 +596,8 @@ def seed004(root, cells, idx):
                        "scsi_debug delay=0 (fake_rw=0, as the post), the post's four jobs as "
                        "separate fio runs (stonewalled), RUNTIME a job instead of 60 s, 128 MiB "
                        "devices instead of 10-20 GiB; KB/s is fio's KiB/s as the post's; util % "
-                       "is fio's disk util of each run (the post's: of its whole four-job run).",
+                       "is fio's disk util of each run (the post's: of its whole four-job run), "
+                       "'-' for a disk with iostats=0 (the bio disk's default), which counts none.",
            "tables": [], "notes": []}
     ts = targets_of(cells, w)
     prof = "default"
