@@ -20,6 +20,8 @@ import re
 import statistics
 import sys
 
+from seeds import fmt, pm  # one number format for the whole report
+
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
            "cpu_us_per_io_fio", "cpu_us_per_io_stat", "instr_per_io", "instr_per_io_stat"]
@@ -391,20 +393,6 @@ def load_breakdown(root, targets=None):
 
 
 # ------------------------------------------------------------------ formatting
-def fmt(x, nd=None):
-    if x is None:
-        return "-"
-    if nd is None:
-        nd = 0 if abs(x) >= 100 else 1 if abs(x) >= 10 else 2
-    return f"{x:,.{nd}f}"
-
-
-def pm(m, s, nd=None):
-    if m is None:
-        return "-"
-    return f"{fmt(m, nd)} ± {fmt(s, nd)}" if s else fmt(m, nd)
-
-
 def qline(q):
     if not q:
         return "-"
