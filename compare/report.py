@@ -509,11 +509,13 @@ def build(root):
                               "a_det": ca["determinism"], "b_det": cb["determinism"],
                               "a_instr": ca["instr_per_io"], "b_instr": cb["instr_per_io"]})
     import seeds  # compare/seeds.py: the seed sections (here: report.py --perf-parents needs none)
+    import ladder  # compare/ladder.py: the cost ladder (issue 19)
     return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
             "profiles": profiles, "exact": exact, "clock": clock_text(meta),
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench,
-            "seeds": seeds.sections(root, cells, idx)}, idx
+            "seeds": seeds.sections(root, cells, idx),
+            "ladder": ladder.section(root, idx, tmeta, exact)}, idx
 
 
 def instr_per_function(bd, idx):
@@ -765,6 +767,8 @@ def report_md(res, idx, plots):
     import seeds
     L += seeds.markdown(res["seeds"], "exact instruction clock (icount)"
                         if meta.get("clock") == "icount" else "guest's clock (host time under TCG)")
+    import ladder
+    L += ladder.markdown(res["ladder"], res["notes"])
     L.append("## Results per workload")
     workloads = sorted({c["workload"] for c in res["cells"]})
     for w in workloads:
@@ -975,7 +979,8 @@ def plots(root, res, idx):
         ax.set_title("4k randread QD1 latency percentiles (default profile)")
         save(fig, ax, "latency-qd1.png", 8)
     import seeds
-    return made + seeds.plots(root, res["seeds"], plt)
+    import ladder
+    return made + seeds.plots(root, res["seeds"], plt) + ladder.plot(root, res["ladder"], plt)
 
 
 def write_csv(root, res):
@@ -1025,6 +1030,9 @@ def main(argv):
         print(f"report.py: {len(res['cells'])} cells, {len(res['targets'])} targets, "
               f"{len(res['profiles'])} profiles -> {os.path.join(root, 'report.md')}")
         for h in headline(res, idx):
+            print("  " + h)
+        import ladder
+        for h in ladder.text(res["ladder"]):
             print("  " + h)
         if res["bench"]:
             print("  effective queue settings (read back from sysfs after each run):")
