@@ -133,5 +133,19 @@ report.instr_per_function(bd, {("t", "default", "qd32", "randread-4k-qd32"): {"i
 near(bd["t"]["perf"]["top_kernel"][0]["instr_per_io"], 5000.0, "instr/IO of a function at 45 % of 90 % busy")
 near(bd["t"]["driver"]["own_instr_per_io"], 2000.0, "the driver's own instr/IO at 20 % of busy")
 near(bd["t"]["perf"]["class_instr_per_io"]["copy"], 5000.0, "copy's instr/IO at 50 % of busy")
+# the seed sections' verdict rule (seeds.verdict): a 95 % interval of mean ± t·sd/√n
+import seeds
+for r, sd, n, claim, want in ((2.0, 0.1, 3, 2.0, "reproduced"),       # the claim inside
+                              (1.8, 0.01, 3, 2.0, "reproduced"),      # within 15 % of it
+                              (1.5, 0.01, 3, 2.0, "changed since"),   # same side, other size
+                              (1.5, 0.25, 3, 2.0, "not reproduced"),  # 1.0 inside 1.5 ± 0.62
+                              (0.9, 0.01, 3, 2.0, "not reproduced"),  # the other side of 1.0
+                              (0.7, 0.01, 2, 0.5, "changed since")):  # a claim below 1.0
+    v = seeds.verdict(r, sd, n, claim)
+    half = seeds.T975[n - 1] * sd / n ** 0.5
+    near(v["lo"], r - half, f"seed verdict's lower bound for {r} ± {sd}, n = {n}")
+    if v["category"] != want:
+        sys.exit(f"seed verdict for {r} ± {sd} (n = {n}) against {claim}: {v['category']!r}, expected {want!r}")
+    print(f"ok: seed verdict for {r} ± {sd} (n = {n}) against {claim}x: {v['category']}")
 EOF
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"
