@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# compare/ledger.py: the per-core ledger of `compare/run --ledger` (issue 20): instructions per
+# I/O per row (one target, one engine setting, one module setting), what each feature toggled
+# alone changed, and where the instructions went, stage by stage, from each row's perf profile.
+"""Usage: ledger.py DIR            write DIR/ledger.md and DIR/ledger.json, print the tables
+       ledger.py --kernels DIR  the rows of every DIR/<kernel>/ side by side (compare/run
+                                --kernels ... --ledger): DIR/ledger-kernels.md
+
+DIR holds what compare/ledger-guest wrote: ledger.tsv, meta.env, perf/<id>.txt. On the exact
+clock (meta.env clock=icount, one vCPU) 10^9 / IOPS is the whole path's instructions per I/O.
+"""
+
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (read_env, table, fmt: the same as every report)
+
+# Stages, first match wins (kernel symbols; user-space samples are fio's). Completion is looked
+# for before submission and dispatch: bio_endio and scsi_done are bio_/scsi_ names too.
+STAGES = [
+    ("idle", report.CLASSES[0][1]),
+    ("driver", r"^(ramlld_.*|null_.*|nullb_.*|copy_(to|from)_nullb|brd_.*|scsi_debug_.*|sdebug_.*|"
+               r"sdeb_.*|schedule_resp|resp_.*|do_device_access|fill_from_dev_buffer|"
+               r"fetch_to_dev_buffer|check_device_access_params|lba2fake_store|devip2sip|"
+               r"memcpy.*|__memcpy.*|memmove.*|memset.*|copy_page.*|rep_movs.*|sg_copy_.*|"
+               r"sg_miter_.*|sg_next|xa_load|xas_.*|radix_tree_.*|kmap.*|__kmap.*|kunmap.*)$"),
+    ("completion", r"^(bio_endio|blkdev_bio_end_io.*|bio_put|bio_free|.*bio_release_pages.*|"
+                   r"bio_uninit|bio_poll|blk_poll|blk_mq_poll.*|blk_hctx_poll|"
+                   r"blk_mq_end_request.*|__blk_mq_end_request.*|blk_update_request|"
+                   r"blk_mq_free_request|__blk_mq_free_request|blk_mq_complete_request.*|"
+                   r"blk_complete_reqs|blk_done_softirq|blk_mq_complete_need_ipi|"
+                   r"blk_account_io_done.*|blk_account_io_completion.*|blk_stat_add|"
+                   r"scsi_done.*|scsi_complete|scsi_finish_command|scsi_io_completion|"
+                   r"scsi_end_request|scsi_decide_disposition|scsi_mq_done|sd_done|scsi_mq_poll|"
+                   r"scsi_device_unbusy|scsi_dec_host_busy|scsi_mq_uninit_cmd|scsi_free_sgtables|"
+                   r"scsi_run_queue.*|sg_free_table_chained|__sg_free_table|put_page|folio_put|"
+                   r"unpin_user_page.*|blk_mq_sched_restart|blk_rq_unmap_user|"
+                   r"blk_mq_put_budget.*|blk_mq_tag_busy|blk_mq_free_plug_rqs)(\.isra.*|\.part.*|\.constprop.*)?$"),
+    ("tag/budget", r"^(blk_mq_get_tag|__blk_mq_get_tag|blk_mq_put_tag.*|blk_mq_get_driver_tag|"
+                   r"__blk_mq_get_driver_tag|__blk_mq_alloc_requests.*|blk_mq_get_new_requests|"
+                   r"blk_mq_rq_ctx_init|blk_mq_alloc_.*|sbitmap_.*|__sbitmap_.*|__sbq_.*|sbq_.*|"
+                   r"scsi_mq_get_budget|scsi_mq_put_budget|scsi_dev_queue_ready|"
+                   r"scsi_host_queue_ready|scsi_target_queue_ready|blk_mq_get_budget.*|"
+                   r"blk_mq_tag_.*|__blk_mq_tag_.*|bt_.*|blk_mq_get_budget_and_tag)"
+                   r"(\.isra.*|\.part.*|\.constprop.*)?$"),
+    ("dispatch", r"^(blk_mq_dispatch_.*|__blk_mq_sched_dispatch_requests|"
+                 r"blk_mq_sched_dispatch_requests|blk_mq_run_hw_queue.*|__blk_mq_run_hw_queue|"
+                 r"blk_mq_try_issue_.*|__blk_mq_try_issue_.*|__blk_mq_issue_directly|"
+                 r"blk_mq_request_issue_directly|blk_mq_issue_direct|blk_mq_start_request|"
+                 r"blk_mq_plug_issue_direct|blk_mq_insert_.*|blk_mq_sched_insert_.*|"
+                 r"blk_mq_flush_plug_list|blk_mq_dispatch_plug_list|blk_add_timer|"
+                 r"blk_rq_map_sg|__blk_rq_map_sg|sg_alloc_table_chained|__sg_alloc_table|"
+                 r"blk_mq_hctx_.*|scsi_.*|__scsi_.*|sd_.*|scmd_.*)$"),
+    ("submission", r"^(blkdev_read_iter|blkdev_write_iter|blkdev_direct_IO.*|__blkdev_direct_IO.*|"
+                   r"blkdev_dio_.*|bio_.*|__bio_.*|submit_bio.*|__submit_bio.*|blk_mq_submit_bio|"
+                   r"blk_start_plug|blk_finish_plug|blk_flush_plug.*|__blk_flush_plug|"
+                   r"blk_add_rq_to_plug|blk_attempt_plug_merge|blk_mq_attempt_bio_merge|"
+                   r"iov_iter_.*|__iov_iter.*|get_user_pages.*|gup_.*|.*get_user_pages_fast|"
+                   r"try_grab_.*|pin_user_pages.*|blk_queue_enter|blk_cgroup_.*|blkcg_.*|"
+                   r"should_fail_bio|submit_bio_checks|blk_mq_bio_to_request|blk_rq_bio_prep|"
+                   r"bvec_.*|blk_account_io_start|update_io_ticks|blk_crypto.*|_*rq_qos_.*|wbt_.*|"
+                   r"__get_task_ioprio|get_current_ioprio|blk_.*|__blk_.*|dd_.*|__dd_.*|"
+                   r"folio_.*|page_.*|__page_.*)$"),
+    ("io_uring/aio+syscall", r"^(io_.*|__io_.*|aio_.*|__aio_.*|kiocb_.*|lookup_ioctx|ioctx_.*|"
+                             r"read_events|do_io_getevents|tctx_.*|task_work_run|"
+                             r"entry_SYSCALL.*|do_syscall_64|syscall_.*|__x64_sys_.*|"
+                             r"__do_sys_.*|__se_sys_.*|exit_to_user_mode.*|"
+                             r"syscall_exit_to_user_mode.*|fdget.*|__fdget.*|__fget.*|fget.*|"
+                             r"fput.*|.*copy_from_user|.*copy_to_user|copy_user_.*|"
+                             r"rw_verify_area|security_file_permission|aa_file_perm|"
+                             r"apparmor_file_permission|__fsnotify_parent|fsnotify.*|"
+                             r"rcu_read_unlock_strict|__rcu_read_(un)?lock|"
+                             r"__cond_resched|__check_object_size|__virt_addr_valid|"
+                             r"__x86_indirect_thunk.*|__x86_return_thunk|srso_.*|"
+                             r"entry_SYSRETQ.*|import_single_range|import_iovec|"
+                             r"llist_add_batch)$"),
+]
+ORDER = ["io_uring/aio+syscall", "submission", "tag/budget", "dispatch", "driver", "completion",
+         "other kernel", "fio (user)"]
+RX = [(n, re.compile(rx)) for n, rx in STAGES]
+
+
+def stage_of(kind, sym):
+    if kind != "k":
+        return "fio (user)"
+    base = re.sub(r"\.(isra|part|constprop|cold)\.?\d*.*$", "", sym)
+    for n, rx in RX:
+        if rx.match(sym) or rx.match(base):
+            return n
+    return "other kernel"
+
+
+def parse_perf(path):
+    """{stage: share of the busy samples (%)}, the top symbols, or None."""
+    try:
+        lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        return None
+    st = {}
+    syms = []
+    for line in lines:
+        mo = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(\S+)", line)
+        if mo:
+            pct, kind, sym = float(mo.group(1)), mo.group(2), mo.group(3)
+            s = stage_of(kind, sym)
+            st[s] = st.get(s, 0.0) + pct
+            if s != "idle":
+                syms.append((pct, sym, s))
+    busy = sum(v for k, v in st.items() if k != "idle")
+    if busy <= 0:
+        return None
+    return {"busy_pct": busy, "share": {k: v * 100 / busy for k, v in st.items() if k != "idle"},
+            "top": [{"symbol": s, "pct_of_busy": p * 100 / busy, "stage": c} for p, s, c in syms[:12]]}
+
+
+def read_rows(root):
+    rows = []
+    with open(os.path.join(root, "ledger.tsv"), encoding="utf-8") as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(head, line.rstrip("\n").split("\t")))
+            r["iops"] = float(r["iops"]) if r.get("iops") else None
+            rows.append(r)
+    return rows
+
+
+def base_of(r, by_id):
+    """The row this one toggles one thing from: module toggles and throw-away from the same
+    target's base row of that engine (throw-away: from the path's own target), engine features
+    from the same target's io_uring row, io_uring from libaio."""
+    tid, path = r["id"].split("/", 1)
+    parts = path.split("/")
+    if len(parts) > 1:                      # ramlld-mq/hipri-all/queue_rqs=0
+        return by_id.get(f"{tid}/{parts[0]}")
+    if tid.endswith("-tar"):
+        return by_id.get(f"{tid[:-4]}/{parts[0]}")
+    if parts[0] == "io_uring":
+        return by_id.get(f"{tid}/libaio")
+    if parts[0] != "libaio":
+        return by_id.get(f"{tid}/io_uring")
+    return None
+
+
+def build(root):
+    meta = report.read_env(os.path.join(root, "meta.env"))
+    exact = meta.get("clock") == "icount"
+    rows = read_rows(root)
+    by_id = {r["id"]: r for r in rows}
+    for r in rows:
+        r["instr_per_io"] = 1e9 / r["iops"] if exact and r["iops"] else None
+        pf = parse_perf(os.path.join(root, "perf", r["id"].replace("/", "_") + ".txt"))
+        r["perf_busy_pct"] = pf["busy_pct"] if pf else None
+        r["stages"] = ({k: v / 100 * r["instr_per_io"] for k, v in pf["share"].items()}
+                       if pf and r["instr_per_io"] else None)
+        r["stage_share"] = pf["share"] if pf else None
+        r["top"] = pf["top"] if pf else []
+    for r in rows:
+        b = base_of(r, by_id)
+        r["base"] = b["id"] if b else None
+        r["delta"] = (r["instr_per_io"] - b["instr_per_io"]
+                      if b and r["instr_per_io"] and b["instr_per_io"] else None)
+        r["delta_pct"] = r["delta"] * 100 / b["instr_per_io"] if r["delta"] is not None else None
+        if r["delta"] is not None and r["stages"] and b["stages"]:
+            r["stage_delta"] = {k: r["stages"].get(k, 0) - b["stages"].get(k, 0) for k in ORDER}
+        else:
+            r["stage_delta"] = None
+    cheapest = {}
+    for r in rows:
+        if r["status"] == "ok" and r["iops"]:
+            c = cheapest.get(r["target"])
+            if not c or r["iops"] > c["iops"]:
+                cheapest[r["target"]] = r
+    return {"meta": meta, "exact": exact, "rows": rows,
+            "cheapest": {t: {"id": c["id"], "iops": c["iops"], "instr_per_io": c["instr_per_io"]}
+                         for t, c in cheapest.items()}}
+
+
+def fmt_stage(r, k):
+    v = (r["stages"] or {}).get(k)
+    return report.fmt(v, 0) if v is not None else "-"
+
+
+def biggest_moves(r, n=2):
+    d = r.get("stage_delta")
+    if not d:
+        return "-"
+    big = sorted(d.items(), key=lambda kv: -abs(kv[1]))[:n]
+    return ", ".join(f"{k} {v:+,.0f}" for k, v in big if abs(v) >= 50) or "no stage moved 50"
+
+
+def markdown(res, title="Per-core ledger"):
+    m = res["meta"]
+    unit = "instructions/IO" if res["exact"] else "IOPS"
+    L = [f"# {title} (issue 20)", ""]
+    L.append(f"Kernel {m.get('kernel', '?')}, {m.get('cpus', '?')} vCPU, clock "
+             f"{m.get('clock', '?')}, QEMU {m.get('qemu') or '?'}, {m.get('fio', '?')}; "
+             f"{m.get('runtime', '?')} s counted per row, perf over {m.get('perf_runtime', '?')} s "
+             f"of I/O per row (perf={m.get('perf', '?')}); command: "
+             f"`{m.get('command', 'compare/run --ledger')}`.")
+    L.append("")
+    L.append("Workload: compare/workloads/percore.fio's [global] (4k random reads, one job, depth "
+             "32 submitted and reaped 8 at a time), queue settings of profile one-core-peak "
+             "(scheduler none, iostats 0, nomerges 2). ramlld's base: `mode=all nr_hw_queues=1 "
+             "submit_queues=1 poll_queues=1 can_queue=64 queue_rqs=1 complete_batch=1 irqmode=0`; "
+             "each row changes one thing from its base row (column `vs`). Engines: `hipri-all` = "
+             "io_uring hipri + fixedbufs + registerfiles; the others add one option to io_uring.")
+    L.append("")
+    if res["exact"]:
+        L.append("On the exact clock with one vCPU, instructions per I/O = 10^9 / IOPS (fio, "
+                 "syscalls, block layer, driver, completion: the whole path). Stages: each "
+                 "row's perf self samples (cpu-clock, which fires every N guest ns = N "
+                 "instructions), split by function name into stages (compare/ledger.py STAGES), "
+                 "as shares of the busy samples times the row's instructions per I/O. "
+                 "`Δ` = instructions per I/O over its base row; `moved most` = the stages whose "
+                 "instructions changed most.")
+        L.append("")
+    head = ["row", "module", unit, "vs", "Δ", "Δ %"] + ORDER + ["moved most"]
+    body = []
+    for r in res["rows"]:
+        if r["status"] != "ok":
+            body.append([r["id"], r["module"], f"**{r['status']}**: {r['note']}"] + ["-"] * (len(head) - 3))
+            continue
+        body.append([r["id"], r["module"],
+                     report.fmt(r["instr_per_io"], 0) if res["exact"] else report.fmt(r["iops"], 0),
+                     r["base"] or "-", f"{r['delta']:+,.0f}" if r["delta"] is not None else "-",
+                     f"{r['delta_pct']:+.1f}" if r["delta_pct"] is not None else "-"]
+                    + [fmt_stage(r, k) for k in ORDER] + [biggest_moves(r)])
+    L.append(report.table(head, body))
+    L.append("")
+    L.append("Cheapest row per target:")
+    L.append("")
+    L.append(report.table(["target", "row", unit], [
+        [t, c["id"], report.fmt(c["instr_per_io"], 0) if res["exact"] else report.fmt(c["iops"], 0)]
+        for t, c in sorted(res["cheapest"].items(), key=lambda kv: -(kv[1]["iops"] or 0))]))
+    return "\n".join(L) + "\n"
+
+
+def kernels_markdown(root):
+    """Every kernel's rows side by side: DIR/<kernel>/ledger.tsv of compare/run --kernels."""
+    meta = report.read_env(os.path.join(root, "meta.env"))
+    ks = meta.get("kernels", "").split() or sorted(
+        d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ledger.tsv")))
+    runs = []
+    for k in ks:
+        try:
+            runs.append((k, build(os.path.join(root, k))))
+        except OSError:
+            runs.append((k, None))
+    ids = []
+    for _, res in runs:
+        for r in (res or {}).get("rows", []):
+            if r["id"] not in ids:
+                ids.append(r["id"])
+    L = ["# Per-core ledger per kernel (issue 20)", ""]
+    L.append(f"Command: `{meta.get('command', '?')}`, {meta.get('date', '?')}, git "
+             f"{meta.get('git', '?')}. Per kernel: compare/ledger-guest in one 1-vCPU guest; each "
+             "folder has its own ledger.md with the stage split.")
+    L.append("")
+    head = ["row"]
+    for k, res in runs:
+        rel = (res or {}).get("meta", {}).get("kernel", "no results")
+        clk = (res or {}).get("meta", {}).get("clock", "?")
+        head.append(f"{k} ({rel}, {clk})")
+    head += ["change (first → last kernel)"]
+    body = []
+    for i in ids:
+        line = [i]
+        vals = []
+        for _, res in runs:
+            r = next((x for x in (res or {}).get("rows", []) if x["id"] == i), None)
+            if not r:
+                line.append("-")
+                vals.append(None)
+            elif r["status"] != "ok":
+                line.append(f"{r['status']}: {r['note']}")
+                vals.append(None)
+            else:
+                v = r["instr_per_io"] if res["exact"] else r["iops"]
+                line.append(report.fmt(v, 0))
+                vals.append(v)
+        have = [v for v in vals if v]
+        line.append(f"{(have[-1] - have[0]) * 100 / have[0]:+.1f} %" if len(have) >= 2 else "-")
+        body.append(line)
+    L.append(report.table(head, body))
+    L.append("")
+    L.append("Cheapest row per target and kernel:")
+    L.append("")
+    targets = []
+    for _, res in runs:
+        for t in (res or {}).get("cheapest", {}):
+            if t not in targets:
+                targets.append(t)
+    body = []
+    for t in targets:
+        line = [t]
+        for _, res in runs:
+            c = (res or {}).get("cheapest", {}).get(t)
+            line.append(f"{report.fmt(c['instr_per_io'] or c['iops'], 0)} ({c['id'].split('/', 1)[1]})"
+                        if c else "-")
+        body.append(line)
+    L.append(report.table(["target"] + head[1:-1], body))
+    return "\n".join(L) + "\n", runs
+
+
+def main(argv):
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip())
+        return 0
+    if len(argv) == 2 and argv[0] == "--kernels":
+        md, runs = kernels_markdown(argv[1])
+        with open(os.path.join(argv[1], "ledger-kernels.md"), "w") as f:
+            f.write(md)
+        print(md, end="")
+        return 0 if all(res for _, res in runs) else 1
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("ledger.py: give one folder\n" + __doc__.strip(), file=sys.stderr)
+        return 2
+    root = argv[0]
+    if not os.path.isfile(os.path.join(root, "ledger.tsv")):
+        print(f"ledger.py: '{root}' has no ledger.tsv (compare/run --ledger writes it)", file=sys.stderr)
+        return 2
+    res = build(root)
+    with open(os.path.join(root, "ledger.json"), "w") as f:
+        json.dump(res, f, indent=1, default=str)
+    md = markdown(res)
+    with open(os.path.join(root, "ledger.md"), "w") as f:
+        f.write(md)
+    print(md, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
