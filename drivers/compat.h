@@ -63,6 +63,159 @@ static inline void ramlld_compat_init_irq_work_hard(struct irq_work *work,
 #endif
 }
 
+/*
+ * The block layer's bad-block table (linux/badblocks.h, block/badblocks.c):
+ * badblocks_set() and badblocks_clear() return true on success from 6.13,
+ * 0 before; badblocks_check() counts in sector_t from 6.13, int before.
+ */
+#include <linux/badblocks.h>
+#define RAMLLD_HAVE_BADBLOCKS_BOOL	RAMLLD_KERNEL_AT_LEAST(6, 13, 0)
+
+/* Mark [s, s + n) bad (acknowledged); false when the table is full. */
+static inline bool ramlld_compat_badblocks_set(struct badblocks *bb,
+					       sector_t s, sector_t n)
+{
+#if RAMLLD_HAVE_BADBLOCKS_BOOL
+	return badblocks_set(bb, s, n, 1);
+#else
+	return !badblocks_set(bb, s, (int)n, 1);
+#endif
+}
+
+/* Clear [s, s + n); false when a split range found the table full. */
+static inline bool ramlld_compat_badblocks_clear(struct badblocks *bb,
+						 sector_t s, sector_t n)
+{
+#if RAMLLD_HAVE_BADBLOCKS_BOOL
+	return badblocks_clear(bb, s, n);
+#else
+	return !badblocks_clear(bb, s, (int)n);
+#endif
+}
+
+/*
+ * Whether [s, s + n) (n at most INT_MAX) holds a bad sector; *first is
+ * then the first one. badblocks_check() gives the start of the first bad
+ * range that overlaps, which may lie before s. Does not sleep (seqlock).
+ */
+static inline bool ramlld_compat_badblocks_first(struct badblocks *bb,
+						 sector_t s, sector_t n,
+						 sector_t *first)
+{
+#if RAMLLD_HAVE_BADBLOCKS_BOOL
+	sector_t len;
+#else
+	int len;
+#endif
+	sector_t bad;
+
+	if (!badblocks_check(bb, s, n, &bad, &len))
+		return false;
+	*first = max(bad, s);
+	return true;
+}
+
+/*
+ * The fault-injection framework (linux/fault-inject.h): should_fail() on a
+ * struct fault_attr, its knobs in debugfs (fault_create_debugfs_attr()),
+ * where the kernel has CONFIG_FAULT_INJECTION; Debian's stock kernels have
+ * not. There a counter stands in for the one rule every_nth and timeout_nth
+ * need: fail every interval-th call. Either way the knobs (module
+ * parameters, configfs) set the interval alone.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+#include <linux/fault-inject.h>
+#define RAMLLD_HAVE_FAULT_INJECTION	1
+
+struct ramlld_fault_attr {
+	struct fault_attr attr;
+};
+
+static inline void ramlld_compat_fault_attr_init(struct ramlld_fault_attr *fa)
+{
+	fa->attr = (struct fault_attr)FAULT_ATTR_INITIALIZER;
+	/* a test knob fails often: no log line and stack per failure */
+	fa->attr.verbose = 0;
+	fa->attr.probability = 0;
+	atomic_set(&fa->attr.times, -1);
+}
+
+/* Fail every n-th call from the next one on, 0 never (debugfs may refine it). */
+static inline void ramlld_compat_fault_attr_set_every(struct ramlld_fault_attr *fa,
+						      unsigned int n)
+{
+	WRITE_ONCE(fa->attr.probability, 0);
+	fa->attr.count = 0;
+	fa->attr.interval = n;
+	atomic_set(&fa->attr.times, -1);
+	WRITE_ONCE(fa->attr.probability, n ? 100 : 0);
+}
+
+/*
+ * Whether this call fails. Only an armed attribute asks should_fail(),
+ * which also counts down the caller's /proc/self/fail-nth. Its count is
+ * not atomic: concurrent callers may share one number, as in null_blk.
+ */
+static inline bool ramlld_compat_should_fail(struct ramlld_fault_attr *fa)
+{
+	return READ_ONCE(fa->attr.probability) && should_fail(&fa->attr, 1);
+}
+
+/* probability, interval, times, verbose... as <parent>/<name>/ in debugfs. */
+static inline void ramlld_compat_fault_attr_debugfs(struct ramlld_fault_attr *fa,
+						    const char *name,
+						    struct dentry *parent)
+{
+	/* optional: ERR_PTR without CONFIG_FAULT_INJECTION_DEBUG_FS */
+	fault_create_debugfs_attr(name, parent, &fa->attr);
+}
+
+/* After debugfs_remove_recursive(parent): the reference the directory kept. */
+static inline void ramlld_compat_fault_attr_exit(struct ramlld_fault_attr *fa)
+{
+	dput(fa->attr.dname);
+	fa->attr.dname = NULL;
+}
+#else
+#define RAMLLD_HAVE_FAULT_INJECTION	0
+
+struct ramlld_fault_attr {
+	unsigned int interval;
+	atomic_t count;
+};
+
+static inline void ramlld_compat_fault_attr_init(struct ramlld_fault_attr *fa)
+{
+	fa->interval = 0;
+	atomic_set(&fa->count, 0);
+}
+
+static inline void ramlld_compat_fault_attr_set_every(struct ramlld_fault_attr *fa,
+						      unsigned int n)
+{
+	WRITE_ONCE(fa->interval, 0);
+	atomic_set(&fa->count, 0);
+	WRITE_ONCE(fa->interval, n);
+}
+
+static inline bool ramlld_compat_should_fail(struct ramlld_fault_attr *fa)
+{
+	unsigned int n = READ_ONCE(fa->interval);
+
+	return n && !((unsigned int)atomic_inc_return(&fa->count) % n);
+}
+
+static inline void ramlld_compat_fault_attr_debugfs(struct ramlld_fault_attr *fa,
+						    const char *name,
+						    struct dentry *parent)
+{
+}
+
+static inline void ramlld_compat_fault_attr_exit(struct ramlld_fault_attr *fa)
+{
+}
+#endif
+
 /* blk_mq_ops->timeout lost its 'reserved' argument (6.0) */
 #if RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
 #define RAMLLD_MQ_TIMEOUT_ARGS	struct request *rq

@@ -263,6 +263,7 @@ static void ramlld_device_destroy(struct ramlld_device *dev)
 	if (dev->bio_disk)
 		ramlld_bio_remove(dev);
 	ramlld_store_destroy(dev->store);
+	ramlld_faults_exit(dev);
 	ida_free(&ramlld_index_ida, dev->index);
 	kfree(dev);
 }
@@ -290,6 +291,9 @@ static struct ramlld_device *ramlld_device_create(struct ramlld_group *group,
 	dev->group = group;
 	dev->group_pos = pos;
 	dev->eh_fail = cfg->eh_fail;
+	ret = ramlld_faults_init(dev);
+	if (ret)
+		goto err;
 
 	dev->store = ramlld_store_create((u64)cfg->capacity_mb << 20,
 					 cfg->prealloc);

@@ -1,96 +1,228 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * faults.c - fault injection: the badblocks=, every_nth and timeout_nth
- * module parameters and the one fault decision every front end asks
- * (docs/design.md, "Fault injection").
+ * faults.c - fault injection on each device: bad sectors in the block
+ * layer's badblocks table, every_nth and timeout_nth as fault-injection
+ * attributes (should_fail(); compat.h has the stand-in for kernels without
+ * CONFIG_FAULT_INJECTION), one of each per front end of the device, and the
+ * one fault decision every front end asks (docs/design.md, "Fault
+ * injection"). The module parameters set every device at once and are the
+ * first values of a device made later; a configfs device's attributes set
+ * that device alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/string.h>
-#include <linux/atomic.h>
-#include <linux/rcupdate.h>
+#include <linux/debugfs.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "ramlld.h"
+#include "compat.h"
 
-#define RAMLLD_FAULT_BADBLOCKS		0x1
-#define RAMLLD_FAULT_EVERY_NTH		0x2
-#define RAMLLD_FAULT_TIMEOUT_NTH	0x4
+/*
+ * The longest bad range: the kernel's table holds PAGE_SIZE / 8 ranges of
+ * at most 512 sectors each (BB_MAX_LEN), and a longer one is split.
+ */
+#define RAMLLD_BAD_MAX_SECTORS	((sector_t)(PAGE_SIZE / 8) * 512)
 
-/* The badblocks= range, in bytes: [start, end). Replaced whole, under RCU. */
-struct ramlld_badrange {
-	u64 start;
-	u64 end;
-	struct rcu_head rcu;
+/* A device's fault-injection attributes, per front end (bio has no timeout). */
+struct ramlld_fault_attrs {
+	struct ramlld_fault_attr fail_io[RAMLLD_FE_COUNT];
+	struct ramlld_fault_attr fail_timeout[RAMLLD_FE_COUNT];
+	struct dentry *debugfs;		/* ramlld/dev<index>, NULL without */
+};
+
+static const char * const ramlld_fault_fe_names[RAMLLD_FE_COUNT] = {
+	[RAMLLD_FE_BIO]		= "bio",
+	[RAMLLD_FE_MQ]		= "mq",
+	[RAMLLD_FE_SCSI]	= "scsi",
 };
 
 /*
- * Every setter runs under the module's parameter lock (kernel_param_lock),
- * at load and on a sysfs write alike, and ends by recomputing
- * ramlld_faults: a RAMLLD_FAULT_* bit per armed knob, 0 when none is.
+ * The module parameters: the values every device got when one was last
+ * written, and the first values of a device made later. Their setters run
+ * under the module's parameter lock, and take ramlld_lock to set the
+ * devices.
  */
-unsigned int ramlld_faults;
-static struct ramlld_badrange __rcu *ramlld_badrange;
 static unsigned int ramlld_every_nth;
 static unsigned int ramlld_timeout_nth;
-static atomic_t ramlld_fault_count[RAMLLD_FE_COUNT];
+static u64 ramlld_bad_first;	/* badblocks=: 512-byte sectors */
+static u64 ramlld_bad_nr;	/* 0: none */
 
-static void ramlld_faults_update(void)
+void ramlld_faults_defaults(struct ramlld_config *cfg)
 {
-	unsigned int f = 0;
-	int i;
-
-	if (rcu_access_pointer(ramlld_badrange))
-		f |= RAMLLD_FAULT_BADBLOCKS;
-	if (ramlld_every_nth)
-		f |= RAMLLD_FAULT_EVERY_NTH;
-	if (ramlld_timeout_nth)
-		f |= RAMLLD_FAULT_TIMEOUT_NTH;
-	/* a new setting counts from the next command on */
-	for (i = 0; i < RAMLLD_FE_COUNT; i++)
-		atomic_set(&ramlld_fault_count[i], 0);
-	WRITE_ONCE(ramlld_faults, f);
-}
-
-/* The first bad byte of [pos, pos + len), or U64_MAX. */
-static u64 ramlld_fault_first_bad(u64 pos, u64 len)
-{
-	const struct ramlld_badrange *r;
-	u64 bad = U64_MAX;
-
-	rcu_read_lock();
-	r = rcu_dereference(ramlld_badrange);
-	if (r && pos < r->end && pos + len > r->start)
-		bad = max(pos, r->start);
-	rcu_read_unlock();
-	return bad;
+	cfg->every_nth = ramlld_every_nth;
+	cfg->timeout_nth = ramlld_timeout_nth;
+	cfg->bad_first = ramlld_bad_first;
+	cfg->bad_nr = ramlld_bad_nr;
 }
 
 enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 				      enum ramlld_fe fe, u64 pos, u64 len,
 				      u64 *bad)
 {
-	unsigned int every = READ_ONCE(ramlld_every_nth);
-	unsigned int tmo = fe != RAMLLD_FE_BIO ? READ_ONCE(ramlld_timeout_nth) : 0;
-	unsigned int n;
+	struct ramlld_fault_attrs *fa = dev->fault_attrs;
+	sector_t s = pos >> SECTOR_SHIFT, first;
+	bool tmo, err;
 
 	if (!len)
 		return RAMLLD_FAULT_NONE;
-	if (every || tmo) {
-		n = (unsigned int)atomic_inc_return(&ramlld_fault_count[fe]);
-		if (tmo && !(n % tmo))
-			return RAMLLD_FAULT_TIMEOUT;
-		if (every && !(n % every)) {
-			*bad = pos;
-			return RAMLLD_FAULT_ERROR;
-		}
+	/* both count every command, as one counter did: a timeout wins */
+	tmo = fe != RAMLLD_FE_BIO &&
+	      ramlld_compat_should_fail(&fa->fail_timeout[fe]);
+	err = ramlld_compat_should_fail(&fa->fail_io[fe]);
+	if (tmo)
+		return RAMLLD_FAULT_TIMEOUT;
+	if (err) {
+		*bad = pos;
+		return RAMLLD_FAULT_ERROR;
 	}
-	if (!(READ_ONCE(ramlld_faults) & RAMLLD_FAULT_BADBLOCKS))
+	if (!(READ_ONCE(dev->faults) & RAMLLD_FAULT_BADBLOCKS) ||
+	    !ramlld_compat_badblocks_first(&dev->badblocks, s,
+					   DIV_ROUND_UP(pos + len, SECTOR_SIZE) - s,
+					   &first))
 		return RAMLLD_FAULT_NONE;
-	*bad = ramlld_fault_first_bad(pos, len);
-	return *bad == U64_MAX ? RAMLLD_FAULT_NONE : RAMLLD_FAULT_ERROR;
+	*bad = max_t(u64, (u64)first << SECTOR_SHIFT, pos);
+	return RAMLLD_FAULT_ERROR;
+}
+
+/* Recompute dev->faults from what is set; ramlld_lock held. */
+static void ramlld_faults_update(struct ramlld_device *dev)
+{
+	unsigned int f = 0;
+
+	if (dev->bad_nr)
+		f |= RAMLLD_FAULT_BADBLOCKS;
+	if (dev->every_nth || dev->timeout_nth)
+		f |= RAMLLD_FAULT_NTH;
+	/* debugfs may arm an attribute behind our back: always ask then */
+	if (dev->fault_attrs->debugfs)
+		f |= RAMLLD_FAULT_DEBUGFS;
+	WRITE_ONCE(dev->faults, f);
+}
+
+void ramlld_faults_set_nth(struct ramlld_device *dev, unsigned int every_nth,
+			   unsigned int timeout_nth)
+{
+	struct ramlld_fault_attrs *fa = dev->fault_attrs;
+	int fe;
+
+	lockdep_assert_held(&ramlld_lock);
+	/* a new setting counts from the next command on */
+	for (fe = 0; fe < RAMLLD_FE_COUNT; fe++) {
+		ramlld_compat_fault_attr_set_every(&fa->fail_io[fe], every_nth);
+		ramlld_compat_fault_attr_set_every(&fa->fail_timeout[fe],
+						   fe == RAMLLD_FE_BIO ? 0 : timeout_nth);
+	}
+	dev->every_nth = every_nth;
+	dev->timeout_nth = timeout_nth;
+	ramlld_faults_update(dev);
+}
+
+static int ramlld_faults_check_badblocks(u64 first, u64 nr,
+					 const char *name)
+{
+	if (nr > RAMLLD_BAD_MAX_SECTORS ||
+	    first > (U64_MAX >> SECTOR_SHIFT) - nr) {
+		pr_err("%s=%llu-%llu is invalid: allowed at most %llu sectors (the kernel's badblocks table), below 2^55\n",
+		       name, first, first + nr - 1,
+		       (unsigned long long)RAMLLD_BAD_MAX_SECTORS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ramlld_faults_set_badblocks(struct ramlld_device *dev, u64 first, u64 nr)
+{
+	lockdep_assert_held(&ramlld_lock);
+	/* the I/O path stops looking before the table changes under it */
+	WRITE_ONCE(dev->faults, dev->faults & ~RAMLLD_FAULT_BADBLOCKS);
+	if (dev->bad_nr &&
+	    !ramlld_compat_badblocks_clear(&dev->badblocks, dev->bad_first,
+					   dev->bad_nr))
+		goto full;
+	dev->bad_nr = 0;
+	if (nr && !ramlld_compat_badblocks_set(&dev->badblocks, first, nr)) {
+		ramlld_compat_badblocks_clear(&dev->badblocks, first, nr);
+		goto full;
+	}
+	dev->bad_first = first;
+	dev->bad_nr = nr;
+	ramlld_faults_update(dev);
+	return 0;
+full:
+	pr_err("device %u: the badblocks table is full\n", dev->index);
+	ramlld_faults_update(dev);
+	return -ENOSPC;
+}
+
+int ramlld_faults_init(struct ramlld_device *dev)
+{
+	struct ramlld_fault_attrs *fa;
+	struct dentry *root = ramlld_debugfs_root();
+	char name[32];
+	int fe;
+
+	fa = kzalloc(sizeof(*fa), GFP_KERNEL);
+	if (!fa)
+		return -ENOMEM;
+	if (badblocks_init(&dev->badblocks, 1)) {
+		kfree(fa);
+		return -ENOMEM;
+	}
+	dev->fault_attrs = fa;
+	for (fe = 0; fe < RAMLLD_FE_COUNT; fe++) {
+		ramlld_compat_fault_attr_init(&fa->fail_io[fe]);
+		ramlld_compat_fault_attr_init(&fa->fail_timeout[fe]);
+	}
+	/* the framework's own knobs, where the kernel has them */
+	if (RAMLLD_HAVE_FAULT_INJECTION && !IS_ERR_OR_NULL(root)) {
+		snprintf(name, sizeof(name), "dev%u", dev->index);
+		fa->debugfs = debugfs_create_dir(name, root);
+		if (IS_ERR(fa->debugfs))
+			fa->debugfs = NULL;
+	}
+	for (fe = 0; fa->debugfs && fe < RAMLLD_FE_COUNT; fe++) {
+		snprintf(name, sizeof(name), "fail_io_%s", ramlld_fault_fe_names[fe]);
+		ramlld_compat_fault_attr_debugfs(&fa->fail_io[fe], name, fa->debugfs);
+		if (fe == RAMLLD_FE_BIO)
+			continue;
+		snprintf(name, sizeof(name), "fail_timeout_%s",
+			 ramlld_fault_fe_names[fe]);
+		ramlld_compat_fault_attr_debugfs(&fa->fail_timeout[fe], name,
+						 fa->debugfs);
+	}
+	ramlld_faults_set_nth(dev, dev->cfg.every_nth, dev->cfg.timeout_nth);
+	if (dev->cfg.bad_nr &&
+	    ramlld_faults_set_badblocks(dev, dev->cfg.bad_first, dev->cfg.bad_nr)) {
+		ramlld_faults_exit(dev);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* No I/O of dev is left. */
+void ramlld_faults_exit(struct ramlld_device *dev)
+{
+	struct ramlld_fault_attrs *fa = dev->fault_attrs;
+	int fe;
+
+	if (!fa)
+		return;
+	debugfs_remove_recursive(fa->debugfs);
+	for (fe = 0; fe < RAMLLD_FE_COUNT; fe++) {
+		ramlld_compat_fault_attr_exit(&fa->fail_io[fe]);
+		ramlld_compat_fault_attr_exit(&fa->fail_timeout[fe]);
+	}
+	badblocks_exit(&dev->badblocks);
+	kfree(fa);
+	dev->fault_attrs = NULL;
+}
+
+static void ramlld_apply_nth(struct ramlld_device *dev, void *arg)
+{
+	ramlld_faults_set_nth(dev, ramlld_every_nth, ramlld_timeout_nth);
 }
 
 static int ramlld_param_set_nth(const char *val, const struct kernel_param *kp)
@@ -103,8 +235,10 @@ static int ramlld_param_set_nth(const char *val, const struct kernel_param *kp)
 		       val ? val : "(null)");
 		return -EINVAL;
 	}
+	mutex_lock(&ramlld_lock);
 	*(unsigned int *)kp->arg = n;
-	ramlld_faults_update();
+	ramlld_devices_apply(ramlld_apply_nth, NULL);
+	mutex_unlock(&ramlld_lock);
 	return 0;
 }
 
@@ -114,78 +248,93 @@ static const struct kernel_param_ops ramlld_nth_ops = {
 };
 
 module_param_cb(every_nth, &ramlld_nth_ops, &ramlld_every_nth, 0644);
-MODULE_PARM_DESC(every_nth, "Fail every Nth read or write of each front end with EIO or MEDIUM ERROR, 0 off; writable at run time (default: 0)");
+MODULE_PARM_DESC(every_nth, "Fail every Nth read or write of each front end of every device with EIO or MEDIUM ERROR, 0 off; writable at run time (default: 0)");
 module_param_cb(timeout_nth, &ramlld_nth_ops, &ramlld_timeout_nth, 0644);
-MODULE_PARM_DESC(timeout_nth, "Never complete every Nth read or write of the mq and scsi front ends, so that it times out, 0 off; writable at run time (default: 0)");
+MODULE_PARM_DESC(timeout_nth, "Never complete every Nth read or write of the mq and scsi front ends of every device, so that it times out, 0 off; writable at run time (default: 0)");
 
-/* "START-END" in 512-byte sectors, inclusive, or "" to clear. */
-static int ramlld_param_set_badblocks(const char *val,
-				      const struct kernel_param *kp)
+int ramlld_faults_parse_badblocks(const char *val, u64 *first, u64 *nr,
+				  const char *name)
 {
-	struct ramlld_badrange *r = NULL, *old;
 	size_t len = val ? strcspn(val, "\n") : 0;
 	u64 start, end;
 	char buf[48], *dash;
 
-	if (!val)
+	if (!val || len >= sizeof(buf))
 		goto bad;
-	if (len) {
-		if (len >= sizeof(buf))
-			goto bad;
-		memcpy(buf, val, len);
-		buf[len] = '\0';
-		dash = strchr(buf, '-');
-		if (!dash)
-			goto bad;
-		*dash = '\0';
-		if (kstrtou64(buf, 10, &start) || kstrtou64(dash + 1, 10, &end) ||
-		    start > end || end >= (U64_MAX >> SECTOR_SHIFT))
-			goto bad;
-		r = kmalloc(sizeof(*r), GFP_KERNEL);
-		if (!r)
-			return -ENOMEM;
-		r->start = start << SECTOR_SHIFT;
-		r->end = (end + 1) << SECTOR_SHIFT;
+	if (!len) {
+		*first = 0;
+		*nr = 0;
+		return 0;
 	}
-	old = rcu_replace_pointer(ramlld_badrange, r, true);
-	ramlld_faults_update();
-	if (old)
-		kfree_rcu(old, rcu);
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	dash = strchr(buf, '-');
+	if (!dash)
+		goto bad;
+	*dash = '\0';
+	if (kstrtou64(buf, 10, &start) || kstrtou64(dash + 1, 10, &end) ||
+	    start > end || end >= (U64_MAX >> SECTOR_SHIFT))
+		goto bad;
+	if (ramlld_faults_check_badblocks(start, end - start + 1, name))
+		return -EINVAL;
+	*first = start;
+	*nr = end - start + 1;
 	return 0;
-
 bad:
-	pr_err("badblocks=%.*s is invalid: allowed START-END (512-byte sectors, inclusive, START <= END) or an empty string to clear\n",
-	       (int)len, val ? val : "");
+	pr_err("%s=%.*s is invalid: allowed START-END (512-byte sectors, inclusive, START <= END) or an empty string to clear\n",
+	       name, (int)min_t(size_t, len, 64), val ? val : "");
 	return -EINVAL;
+}
+
+int ramlld_faults_format_badblocks(char *buf, size_t size, u64 first, u64 nr)
+{
+	if (!nr)
+		return scnprintf(buf, size, "\n");
+	return scnprintf(buf, size, "%llu-%llu\n", first, first + nr - 1);
+}
+
+struct ramlld_bad_range {
+	u64 first, nr;
+	int ret;
+};
+
+static void ramlld_apply_badblocks(struct ramlld_device *dev, void *arg)
+{
+	struct ramlld_bad_range *r = arg;
+	int ret = ramlld_faults_set_badblocks(dev, r->first, r->nr);
+
+	if (ret && !r->ret)
+		r->ret = ret;
+}
+
+/* "START-END" in 512-byte sectors, inclusive, or "" to clear: every device. */
+static int ramlld_param_set_badblocks(const char *val,
+				      const struct kernel_param *kp)
+{
+	struct ramlld_bad_range r = { };
+	int ret;
+
+	ret = ramlld_faults_parse_badblocks(val, &r.first, &r.nr, kp->name);
+	if (ret)
+		return ret;
+	mutex_lock(&ramlld_lock);
+	ramlld_devices_apply(ramlld_apply_badblocks, &r);
+	ramlld_bad_first = r.first;
+	ramlld_bad_nr = r.nr;
+	mutex_unlock(&ramlld_lock);
+	return r.ret;
 }
 
 static int ramlld_param_get_badblocks(char *buf, const struct kernel_param *kp)
 {
-	const struct ramlld_badrange *r;
-	int n;
-
-	rcu_read_lock();
-	r = rcu_dereference(ramlld_badrange);
-	if (r)
-		n = scnprintf(buf, PAGE_SIZE, "%llu-%llu\n", r->start >> SECTOR_SHIFT,
-			      (r->end >> SECTOR_SHIFT) - 1);
-	else
-		n = scnprintf(buf, PAGE_SIZE, "\n");
-	rcu_read_unlock();
-	return n;
-}
-
-/* At unload, or when the load fails: no I/O path can read the range any more. */
-static void ramlld_param_free_badblocks(void *arg)
-{
-	kfree(rcu_replace_pointer(ramlld_badrange, NULL, true));
+	return ramlld_faults_format_badblocks(buf, PAGE_SIZE, ramlld_bad_first,
+					      ramlld_bad_nr);
 }
 
 static const struct kernel_param_ops ramlld_badblocks_ops = {
 	.set	= ramlld_param_set_badblocks,
 	.get	= ramlld_param_get_badblocks,
-	.free	= ramlld_param_free_badblocks,
 };
 
 module_param_cb(badblocks, &ramlld_badblocks_ops, NULL, 0644);
-MODULE_PARM_DESC(badblocks, "Fail I/O touching START-END (512-byte sectors, inclusive) of every store, \"\" to clear; writable at run time (default: \"\")");
+MODULE_PARM_DESC(badblocks, "Fail I/O touching START-END (512-byte sectors, inclusive, at most 262144 of them) of every device, \"\" to clear; writable at run time (default: \"\")");

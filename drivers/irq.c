@@ -329,10 +329,11 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
 		pr_warn("no block_rq_complete tracepoint: the done counters stay 0\n");
 	}
 	/* debugfs is optional: the counters are for tests and reports */
-	dir = debugfs_create_dir(RAMLLD_NAME, NULL);
+	dir = ramlld_debugfs_root();
 	if (!IS_ERR_OR_NULL(dir)) {
-		debugfs_create_file("completions", 0444, dir, NULL, &ramlld_irq_fops);
-		ramlld_irq_debugfs = dir;
+		dir = debugfs_create_file("completions", 0444, dir, NULL,
+					  &ramlld_irq_fops);
+		ramlld_irq_debugfs = IS_ERR(dir) ? NULL : dir;
 	}
 	ramlld_irq_loaded = true;
 	return 0;
@@ -345,7 +346,7 @@ void ramlld_irq_exit(void)
 
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu_ptr(&ramlld_irq_local, cpu)->work);
-	debugfs_remove_recursive(ramlld_irq_debugfs);
+	debugfs_remove(ramlld_irq_debugfs);
 	ramlld_irq_debugfs = NULL;
 	if (ramlld_irq_tp_done) {
 		tracepoint_probe_unregister(ramlld_irq_tp_done,

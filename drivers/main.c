@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/debugfs.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
@@ -33,6 +34,13 @@ static struct ramlld_config ramlld_params = {
 
 static unsigned int ramlld_nr_devices = 1;
 static struct ramlld_group *ramlld_load_group;
+/* /sys/kernel/debug/ramlld: the completion counters, the fault attributes */
+static struct dentry *ramlld_debugfs;
+
+struct dentry *ramlld_debugfs_root(void)
+{
+	return ramlld_debugfs;
+}
 
 static char *ramlld_mode = "bio";
 module_param_named(mode, ramlld_mode, charp, 0444);
@@ -218,6 +226,7 @@ void ramlld_config_defaults(struct ramlld_config *cfg)
 	cfg->throw_away_reads = READ_ONCE(ramlld_params.throw_away_reads);
 	cfg->throw_away_writes = READ_ONCE(ramlld_params.throw_away_writes);
 	cfg->eh_fail = READ_ONCE(ramlld_params.eh_fail);
+	ramlld_faults_defaults(cfg);
 }
 
 static int __init ramlld_init(void)
@@ -236,9 +245,13 @@ static int __init ramlld_init(void)
 	if (ret)
 		return ret;
 
+	ramlld_faults_defaults(&ramlld_params);
+
+	/* optional: for tests and reports */
+	ramlld_debugfs = debugfs_create_dir(RAMLLD_NAME, NULL);
 	ret = ramlld_irq_init(ramlld_params.irqmode, ramlld_params.modes);
 	if (ret)
-		return ret;
+		goto err_debugfs;
 	ret = ramlld_devices_init();
 	if (ret)
 		goto err_irq;
@@ -271,6 +284,8 @@ err_devices:
 	ramlld_devices_exit();
 err_irq:
 	ramlld_irq_exit();
+err_debugfs:
+	debugfs_remove_recursive(ramlld_debugfs);
 	return ret;
 }
 
@@ -283,6 +298,7 @@ static void __exit ramlld_exit(void)
 	ramlld_scsi_exit();
 	ramlld_devices_exit();
 	ramlld_irq_exit();
+	debugfs_remove_recursive(ramlld_debugfs);
 }
 
 module_init(ramlld_init);

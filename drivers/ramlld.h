@@ -14,6 +14,7 @@
 #define RAMLLD_H
 
 #include <linux/types.h>
+#include <linux/badblocks.h>
 #include <linux/bio.h>
 #include <linux/blk_types.h>
 #include <linux/blkdev.h>
@@ -74,6 +75,10 @@ struct ramlld_config {
 	bool throw_away_reads;
 	bool throw_away_writes;
 	unsigned long eh_fail;			/* SCSI: BIT(error handler) */
+	unsigned int every_nth;			/* fail every Nth read/write, 0 off */
+	unsigned int timeout_nth;		/* mq, SCSI: drop every Nth, 0 off */
+	u64 bad_first;				/* bad sectors (512 bytes) ... */
+	u64 bad_nr;				/* ... and how many, 0 none */
 };
 
 /*
@@ -110,6 +115,7 @@ enum ramlld_fe {
 struct ramlld_store;
 struct ramlld_mq_dev;
 struct ramlld_group;
+struct ramlld_fault_attrs;
 
 /* One device: a store and what each front end made of it. */
 struct ramlld_device {
@@ -123,6 +129,14 @@ struct ramlld_device {
 	struct ramlld_mq_dev *mq;	/* blk-mq front end, NULL when absent */
 	void *scsi_lun;			/* SCSI front end's LUN, NULL when absent */
 	unsigned long eh_fail;		/* SCSI: BIT(error handler) that reports FAILED */
+	/* fault injection (faults.c): changed under ramlld_lock */
+	unsigned int faults;		/* RAMLLD_FAULT_* armed, read by every I/O */
+	unsigned int every_nth;
+	unsigned int timeout_nth;
+	u64 bad_first;			/* the bad range in badblocks */
+	u64 bad_nr;
+	struct badblocks badblocks;	/* the block layer's bad-sector table */
+	struct ramlld_fault_attrs *fault_attrs;
 };
 
 /* SCSI error handlers, as bits of eh_fail (the ones that report FAILED). */
@@ -197,6 +211,8 @@ int ramlld_scsi_host_no(struct ramlld_group *group);
 /* Call fn on every device of every group; ramlld_lock held. */
 typedef void (*ramlld_device_fn)(struct ramlld_device *dev, void *data);
 void ramlld_devices_apply(ramlld_device_fn fn, void *data);
+/* ramlld's debugfs directory (main.c), NULL or an ERR_PTR without debugfs. */
+struct dentry *ramlld_debugfs_root(void);
 /* Block majors of the bio and mq front ends (device.c): module init/exit. */
 int ramlld_devices_init(void);
 void ramlld_devices_exit(void);
@@ -219,9 +235,11 @@ void ramlld_mq_remove(struct ramlld_device *dev);
 struct gendisk *ramlld_mq_disk(const struct ramlld_device *dev);
 
 /*
- * Fault injection (faults.c; docs/design.md, "Fault injection"): badblocks=,
- * every_nth, timeout_nth. ramlld_faults_armed() is one load and false while
- * no knob is set; only then does an I/O path ask ramlld_fault_decide().
+ * Fault injection (faults.c; docs/design.md, "Fault injection"): a device's
+ * bad sectors (the block layer's badblocks table), every_nth and timeout_nth
+ * (fault-injection attributes, one per front end). ramlld_faults_armed() is
+ * one load and false while none is set; only then does an I/O path ask
+ * ramlld_fault_decide().
  */
 enum ramlld_fault {
 	RAMLLD_FAULT_NONE = 0,
@@ -229,20 +247,34 @@ enum ramlld_fault {
 	RAMLLD_FAULT_TIMEOUT,	/* never complete it: the timeout handler does */
 };
 
-extern unsigned int ramlld_faults;
+/* Bits of ramlld_device.faults */
+#define RAMLLD_FAULT_BADBLOCKS	0x1	/* a bad range is set */
+#define RAMLLD_FAULT_NTH	0x2	/* every_nth or timeout_nth */
+#define RAMLLD_FAULT_DEBUGFS	0x4	/* the framework's debugfs knobs exist */
 
 static inline bool ramlld_faults_armed(const struct ramlld_device *dev)
 {
-	return unlikely(READ_ONCE(ramlld_faults));
+	return unlikely(READ_ONCE(dev->faults));
 }
 
+/* dev's faults from dev->cfg (after its index is set); ramlld_lock held. */
+int ramlld_faults_init(struct ramlld_device *dev);
+void ramlld_faults_exit(struct ramlld_device *dev);
+/* Set the knobs of dev; ramlld_lock held. */
+void ramlld_faults_set_nth(struct ramlld_device *dev, unsigned int every_nth,
+			   unsigned int timeout_nth);
+/* Replace dev's bad range by nr sectors from first (nr 0: none). */
+int ramlld_faults_set_badblocks(struct ramlld_device *dev, u64 first, u64 nr);
 /*
- * The fault a read or write of len bytes at byte pos of dev through front
- * end fe gets: counts it for every_nth / timeout_nth (timeouts only where
- * the front end has a timeout handler: not bio), then looks for a bad
- * block. On RAMLLD_FAULT_ERROR, *bad is the first failing byte (pos for
- * every_nth). Does not sleep.
+ * "START-END" (512-byte sectors, inclusive) or "" into *first, *nr; on a
+ * bad one a pr_err naming it as name, -EINVAL, nothing changed.
  */
+int ramlld_faults_parse_badblocks(const char *val, u64 *first, u64 *nr,
+				  const char *name);
+int ramlld_faults_format_badblocks(char *buf, size_t size, u64 first, u64 nr);
+/* The fault module parameters' values as a new device's first ones. */
+void ramlld_faults_defaults(struct ramlld_config *cfg);
+
 enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 				      enum ramlld_fe fe, u64 pos, u64 len,
 				      u64 *bad);
