@@ -508,6 +508,7 @@ def build(root):
                               "goal": goals.get(s), "exact": exact,
                               "a_det": ca["determinism"], "b_det": cb["determinism"],
                               "a_instr": ca["instr_per_io"], "b_instr": cb["instr_per_io"]})
+    import knobs  # noqa: F401 (as seeds: report.py --perf-parents needs neither)
     import seeds  # compare/seeds.py: the seed sections (here: report.py --perf-parents needs none)
     import ladder  # compare/ladder.py: the cost ladder (issue 19)
     return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
@@ -515,7 +516,9 @@ def build(root):
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench,
             "seeds": seeds.sections(root, cells, idx),
-            "ladder": ladder.section(root, idx, tmeta, exact)}, idx
+            "ladder": ladder.section(root, idx, tmeta, exact),
+            # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it
+            "knobs": knobs.markdown(os.path.join(root, "knobs"))}, idx
 
 
 def instr_per_function(bd, idx):
@@ -767,6 +770,7 @@ def report_md(res, idx, plots):
     import seeds
     L += seeds.markdown(res["seeds"], "exact instruction clock (icount)"
                         if meta.get("clock") == "icount" else "guest's clock (host time under TCG)")
+    L += res["knobs"]
     import ladder
     L += ladder.markdown(res["ladder"], res["notes"])
     L.append("## Results per workload")

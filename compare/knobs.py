@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# compare/knobs.py: the knob table of issue 17 (rq_affinity, scheduler, add_random with the
+# completions on one CPU): measured in the guest (tools/knob-table, compare/guest-run) and
+# written as a report section (tools/knob-table --report, compare/report.py).
+"""The knob table: what rq_affinity, the scheduler and add_random each do to ramlld's mq and
+SCSI paths when completions arrive on one CPU (issue 17, seed 001's question).
+
+measure(out, runtime, repeats, procs_per_cpu, workloads, ko, ...) runs in the guest: it loads
+ramlld once (mode=all: bio, mq and sd on one store; irqmode=1 irq_cpus=0: one interrupt vector
+on CPU 0; rotational=1: sd keeps add_random=1; prealloc=1) and, for each repeat, each workload
+and each configuration, sets the queue knobs of the mq and sd disks, reads them back and
+measures IOPS, CPU per I/O and the per-CPU interrupt/completion counters of
+/sys/kernel/debug/ramlld/completions. The bio disk, which no knob touches, is measured once per
+repeat and workload as the baseline. Results: OUT/knobs.jsonl, one line per run.
+
+markdown(out) -> the report section's lines (the table per workload, the gap per knob, a
+verdict per knob).
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+COUNTERS = "/sys/kernel/debug/ramlld/completions"
+PARAMS = "/sys/module/ramlld/parameters"
+KNOBS = ("rq_affinity", "scheduler", "add_random")
+DEFAULT = {"rq_affinity": "1", "scheduler": "mq-deadline", "add_random": "1"}
+SEED001 = {"rq_affinity": "2", "scheduler": "none", "add_random": "0"}
+ALTERNATIVES = {"rq_affinity": ["0", "1", "2"], "scheduler": ["none", "mq-deadline"],
+                "add_random": ["0", "1"]}
+LOAD_ARGS = ["mode=all", "capacity_mb=256", "prealloc=1", "irqmode=1", "irq_cpus=0",
+             "rotational=1"]
+# An IOPS change counts as the knob's effect when it is larger than this floor and than twice
+# the larger spread of the two cells' repeats: on the exact clock SMP runs agree within 0.8 %
+# (docs/clock.md), on the host's clock a TCG guest swings by tens of percent (docs/benches.md).
+FLOOR_PCT = {"icount": 1.0, "host": 10.0}
+
+
+def configs():
+    """(name, base, knob settings, irq_cpus) in table order."""
+    out = []
+    for base_name, base in (("default", DEFAULT), ("seed-001", SEED001)):
+        out.append((base_name, base_name, dict(base), "0"))
+        for knob in KNOBS:
+            for val in ALTERNATIVES[knob]:
+                if val != base[knob]:
+                    s = dict(base)
+                    s[knob] = val
+                    out.append((f"{base_name} {knob}={val}", base_name, s, "0"))
+        out.append((f"{base_name} per-submitter", base_name, dict(base), ""))
+    return out
+
+
+# ---------------------------------------------------------------- in the guest
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def write(path, val):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(val + "\n")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().strip()
+
+
+def counters():
+    """{(column, cpu): value} of the debugfs counters."""
+    lines = read(COUNTERS).splitlines()
+    cols = lines[0].split()
+    out = {}
+    for line in lines[1:]:
+        v = line.split()
+        for i, c in enumerate(cols[1:], 1):
+            out[(c, int(v[0]))] = int(v[i])
+    return out
+
+
+def busy_jiffies():
+    f = read("/proc/stat").splitlines()[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in f[:8])
+    return user + nice + system + irq + softirq + steal
+
+
+def apply(disk, settings):
+    q = f"/sys/block/{disk}/queue"
+    for knob in KNOBS:
+        if knob in settings:
+            write(f"{q}/{knob}", settings[knob])
+
+
+def read_back(disk):
+    q = f"/sys/block/{disk}/queue"
+    out = {k: read(f"{q}/{k}") for k in ("rq_affinity", "add_random", "nr_requests", "iostats")}
+    m = re.search(r"\[(\S+)\]", read(f"{q}/scheduler"))
+    out["scheduler"] = m.group(1) if m else read(f"{q}/scheduler")
+    return out
+
+
+def run_workload(top, workload, dev, runtime, procs_per_cpu):
+    """(I/Os, IOPS): dd's over its I/O window (the first dd's own start to the last one's
+    end: process start-up left out, as the report's seed 001 does), fio's over its run."""
+    if workload == "dd":
+        out = sh([os.path.join(top, "tools/percpu-load"), dev, "--procs-per-cpu",
+                  str(procs_per_cpu), "--runtime", str(runtime), "--json"])
+        j = json.loads(out)
+        t = j["total"]
+        return t["ios"], t["ios"] / j["io_window_s"] if j["io_window_s"] else t["iops"]
+    # one job pinned to each CPU (cpus_allowed_policy=split), so every CPU submits
+    out = sh(["fio", "--name=qd32", f"--filename={dev}", "--rw=randread", "--bs=4k",
+              "--ioengine=libaio", "--iodepth=32", "--direct=1", f"--numjobs={os.cpu_count()}",
+              f"--cpus_allowed=0-{os.cpu_count() - 1}", "--cpus_allowed_policy=split",
+              "--group_reporting", "--time_based", f"--runtime={runtime}", "--norandommap",
+              "--randrepeat=0", "--output-format=json"])
+    r = json.loads(out[out.index("{"):])["jobs"][0]["read"]
+    return r["total_ios"], r["iops"]
+
+
+def cache_groups():
+    """The CPU lists sharing each CPU's last-level cache (sysfs), e.g. ["0-1", "2-3"]."""
+    groups = []
+    for cpu in range(os.cpu_count()):
+        d = f"/sys/devices/system/cpu/cpu{cpu}/cache"
+        try:
+            idx = sorted(x for x in os.listdir(d) if x.startswith("index"))
+            g = read(f"{d}/{idx[-1]}/shared_cpu_list")
+        except (OSError, IndexError):
+            continue
+        if g not in groups:
+            groups.append(g)
+    return groups
+
+
+def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
+    c0, j0 = counters(), busy_jiffies()
+    ios, iops = run_workload(top, workload, "/dev/" + disk, runtime, procs_per_cpu)
+    c1, j1 = counters(), busy_jiffies()
+    hz = os.sysconf("SC_CLK_TCK")
+    per_cpu = {}
+    if fe:
+        for cpu in range(os.cpu_count()):
+            per_cpu[cpu] = {k: c1[(f"{k}_{fe}", cpu)] - c0[(f"{k}_{fe}", cpu)]
+                            for k in ("irq", "done")}
+    return {"ios": ios, "iops": iops,
+            "cpu_us_per_io": (j1 - j0) * 1e6 / hz / ios if ios else None,
+            "per_cpu": per_cpu}
+
+
+def find_sd():
+    for _ in range(100):
+        for d in sorted(os.listdir("/sys/block")):
+            v = f"/sys/block/{d}/device/vendor"
+            if d.startswith("sd") and os.path.exists(v) and read(v) == "RAMLLD":
+                return d
+        time.sleep(0.1)
+    raise RuntimeError("knobs: no RAMLLD sd disk appeared")
+
+
+def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topology="",
+            log=sys.stdout):
+    """The whole table in this (guest's) kernel, into OUT/knobs.jsonl."""
+    for dep in sh(["modinfo", "-F", "depends", ko]).strip().split(","):
+        if dep:
+            sh(["modprobe", dep])
+    sh(["insmod", ko] + LOAD_ARGS)
+    try:
+        sh(["modprobe", "sd_mod"])
+        sd = find_sd()
+        disks = {"mq": "ramlldmq0", "scsi": sd}
+        os.makedirs(out_dir, exist_ok=True)
+        with open(os.path.join(out_dir, "knobs.jsonl"), "w", encoding="utf-8") as out:
+            meta = {"meta": {"load": LOAD_ARGS, "kernel": os.uname().release,
+                             "cpus": os.cpu_count(), "runtime": runtime, "repeats": repeats,
+                             "procs_per_cpu": procs_per_cpu, "topology": topology,
+                             "clock": os.environ.get("RAMLLD_CLOCK", "host"),
+                             "qemu": os.environ.get("RAMLLD_QEMU", ""),
+                             "llc_groups": cache_groups(),
+                             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
+            out.write(json.dumps(meta) + "\n")
+            for rep in range(repeats):
+                for workload in workloads:
+                    r = measure_one(top, "ramlld0", None, workload, runtime, procs_per_cpu)
+                    r.update(rep=rep, workload=workload, path="bio", config="baseline")
+                    out.write(json.dumps(r) + "\n")
+                    # the defaults and the baseline once more at the end: with one repeat, how
+                    # far two runs of one cell are apart (SMP on the exact clock is not exact)
+                    again = [configs()[0]] if repeats == 1 else []
+                    for name, base, settings, irq_cpus in configs() + again:
+                        write(f"{PARAMS}/irq_cpus", irq_cpus)
+                        for fe, disk in disks.items():
+                            apply(disk, settings)
+                            r = measure_one(top, disk, fe, workload, runtime, procs_per_cpu)
+                            r.update(rep=rep, workload=workload, path=fe, config=name, base=base,
+                                     irq_cpus=read(f"{PARAMS}/irq_cpus"),
+                                     settings=read_back(disk))
+                            out.write(json.dumps(r) + "\n")
+                            out.flush()
+                            print(f"knobs: rep {rep} {workload} {fe} {name}: {r['iops']:.0f} IOPS",
+                                  file=log, flush=True)
+                    if again:
+                        r = measure_one(top, "ramlld0", None, workload, runtime, procs_per_cpu)
+                        r.update(rep=rep, workload=workload, path="bio", config="baseline")
+                        out.write(json.dumps(r) + "\n")
+    finally:
+        subprocess.run(["rmmod", "ramlld"], check=False)
+
+
+# ---------------------------------------------------------------- the report
+def spread(xs):
+    """Mean and spread ((max − min) / mean, %) of a cell's repeats."""
+    m = statistics.mean(xs)
+    return m, (max(xs) - min(xs)) / m * 100 if m and len(xs) > 1 else None
+
+
+def fmt_counters(per_cpu):
+    irq = "/".join(str(per_cpu[c]["irq"]) for c in sorted(per_cpu, key=int))
+    done = "/".join(str(per_cpu[c]["done"]) for c in sorted(per_cpu, key=int))
+    return f"{irq} \\| {done}"
+
+
+def pct(s):
+    return "-" if s is None else f"{s:.2f} %"
+
+
+def load(out_dir):
+    """(meta, runs) of OUT/knobs.jsonl, or (None, []) when there is none."""
+    path = os.path.join(out_dir, "knobs.jsonl")
+    if not os.path.exists(path):
+        return None, []
+    with open(path, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return rows[0]["meta"], rows[1:]
+
+
+def effect(b, v, floor, w_noise=None):
+    """The verdict words for an IOPS change from cell b to cell v (each (mean, spread)); w_noise:
+    the largest spread of the workload's cells run twice, standing for a cell run once."""
+    change = 100 * (v[0] - b[0]) / b[0]
+    noise = max(floor, 2 * max(b[1] or 0, v[1] or 0, w_noise or 0))
+    if abs(change) <= noise:
+        return change, f"{change:+.1f} % (no effect beyond ±{noise:.1f} %)"
+    return change, f"**{change:+.1f} %**"
+
+
+def analyse(meta, runs):
+    """Per workload: the bio baseline, each configuration's mq and sd cells, the gaps."""
+    out = {}
+    for workload in sorted({r["workload"] for r in runs}):
+        w = [r for r in runs if r["workload"] == workload]
+        bio = spread([r["iops"] for r in w if r["path"] == "bio"])
+        cells = {}
+        for name, _, _, _ in configs():
+            for fe in ("mq", "scsi"):
+                rs = [r for r in w if r["path"] == fe and r["config"] == name]
+                if rs:
+                    m, s = spread([r["iops"] for r in rs])
+                    cells[(name, fe)] = {"iops": m, "spread": s, "runs": rs,
+                                         "cpu_us_per_io": statistics.mean(
+                                             r["cpu_us_per_io"] for r in rs)}
+        spreads = [c["spread"] for c in cells.values() if c["spread"] is not None]
+        spreads += [bio[1]] if bio[1] is not None else []
+        out[workload] = {"bio": bio, "cells": cells, "noise": max(spreads, default=None)}
+    return out
+
+
+def markdown(out_dir, level="##"):
+    """The report section (a list of lines; [] when the run has no knob table)."""
+    meta, runs = load(out_dir)
+    if not meta or not runs:
+        return []
+    clock = meta.get("clock", "host")
+    exact = clock == "icount"
+    floor = FLOOR_PCT["icount" if exact else "host"]
+    topo = meta.get("topology") or "QEMU's default"
+    llc = ", ".join(meta.get("llc_groups") or []) or "not read"
+    L = [f"{level} The knob table: rq_affinity, scheduler, add_random with completions on one "
+         "CPU (issue 17, seed 001)", "",
+         f"Kernel {meta['kernel']}, clock **{clock}**"
+         + (f" (QEMU {meta['qemu']}; 1 instruction = 1 ns, all vCPUs' instructions on one "
+            "clock: 10^9 / IOPS is the instructions per I/O of the whole path, summed over the "
+            "CPUs)" if exact else " (host time under TCG: figures swing with the host's load)")
+         + f", {meta['cpus']} vCPUs ({topo}; last-level cache shared by CPUs {llc}), "
+         f"ramlld loaded `{' '.join(meta['load'])}` (bio, mq and sd on one store; every mq and "
+         "sd completion raised as a hard interrupt on CPU 0, one hw queue), "
+         f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: `dd`, "
+         f"tools/percpu-load's real dd processes, {meta['procs_per_cpu']} pinned to each CPU "
+         "(seed 001's load; IOPS over the I/O window), `qd32`, fio 4k randread libaio iodepth "
+         "32, one job pinned to each CPU. Configurations: the kernel's defaults for such a disk "
+         "(rq_affinity=1, mq-deadline, add_random=1) and seed 001's tuning (2, none, 0), each "
+         "with one knob changed; per-submitter: irq_cpus emptied (completions signalled on the "
+         "submitting CPU: the NVMe-like reference). Spread: (max − min) / mean of a cell's "
+         "runs; with one repeat the defaults and the bio baseline run a second time at the end "
+         "of each workload, and the larger of their spreads stands for every cell of that "
+         f"workload. An IOPS change is a knob's effect when it exceeds ±{floor:.0f} % "
+         + ("(SMP runs on this clock agree within 0.8 % in docs/clock.md's fio runs)" if exact
+            else "(host-clock noise under TCG)") + " and twice that spread.",
+         ""]
+    res = analyse(meta, runs)
+    verdicts = []
+    for workload, a in res.items():
+        bio, cells = a["bio"], a["cells"]
+        L += [f"**{workload}**: bio baseline {bio[0]:,.0f} IOPS (spread {pct(bio[1])})"
+              + (f", {1e9 / bio[0]:,.0f} instructions per I/O" if exact else "") + ":", ""]
+        head = ["configuration", "mq IOPS (spread)", "sd IOPS (spread)", "bio / sd",
+                "mq / sd"]
+        head += (["instr./I/O mq", "instr./I/O sd"] if exact else ["CPU µs/IO mq", "CPU µs/IO sd"])
+        head += ["read back mq; sd (rq_affinity scheduler add_random nr_requests)",
+                 "mq interrupts \\| completions per CPU", "sd interrupts \\| completions per CPU"]
+        L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for name, _, _, _ in configs():
+            mq, sd = cells.get((name, "mq")), cells.get((name, "scsi"))
+            if not mq or not sd:
+                continue
+            rb = "; ".join(" ".join(c["runs"][-1]["settings"][k] for k in
+                                    ("rq_affinity", "scheduler", "add_random", "nr_requests"))
+                           for c in (mq, sd))
+            cost = ([f"{1e9 / mq['iops']:,.0f}", f"{1e9 / sd['iops']:,.0f}"] if exact else
+                    [f"{mq['cpu_us_per_io']:.1f}", f"{sd['cpu_us_per_io']:.1f}"])
+            L.append("| " + " | ".join(
+                [name, f"{mq['iops']:,.0f} ({pct(mq['spread'])})",
+                 f"{sd['iops']:,.0f} ({pct(sd['spread'])})", f"{bio[0] / sd['iops']:.3f}",
+                 f"{mq['iops'] / sd['iops']:.3f}"] + cost
+                + [rb, fmt_counters(mq["runs"][-1]["per_cpu"]),
+                   fmt_counters(sd["runs"][-1]["per_cpu"])]) + " |")
+        L.append("")
+        # seed 001's question: the block-vs-SCSI gap (bio / sd) knob by knob
+        d, s1 = cells.get(("default", "scsi")), cells.get(("seed-001", "scsi"))
+        if d and s1:
+            L.append(f"Seed 001's gap on `{workload}` (bio / sd): {bio[0] / d['iops']:.3f} under "
+                     f"the defaults, {bio[0] / s1['iops']:.3f} under rq_affinity=2 + none + "
+                     f"add_random=0, {bio[0] / cells[('seed-001 per-submitter', 'scsi')]['iops']:.3f}"
+                     " with completions on the submitter (no single interrupt CPU)."
+                     if ("seed-001 per-submitter", "scsi") in cells else
+                     f"Seed 001's gap on `{workload}` (bio / sd): {bio[0] / d['iops']:.3f} under "
+                     f"the defaults, {bio[0] / s1['iops']:.3f} under seed 001's tuning.")
+            L.append("")
+        for knob in KNOBS:
+            for base, to in (("default", SEED001[knob]), ("seed-001", DEFAULT[knob])):
+                name = f"{base} {knob}={to}"
+                if (name, "mq") not in cells or (base, "mq") not in cells:
+                    continue
+                parts, gap = [], ""
+                for fe, label in (("mq", "mq"), ("scsi", "sd")):
+                    b, v = cells[(base, fe)], cells[(name, fe)]
+                    _, words = effect((b["iops"], b["spread"]), (v["iops"], v["spread"]), floor,
+                                      a["noise"])
+                    parts.append(f"{label} {words}")
+                    if fe == "scsi":
+                        gap = (f"; bio / sd {bio[0] / b['iops']:.3f} → "
+                               f"{bio[0] / v['iops']:.3f}")
+                verb = "setting" if base == "default" else "reverting"
+                verdicts.append(f"- **{knob}** ({workload}), {verb} it to {to} from {base}: "
+                                + ", ".join(parts) + gap)
+        L.append("")
+    L += [f"{level}# A verdict per knob", "",
+          "Each knob changed alone, from the defaults to seed 001's value and back from seed "
+          "001's tuning (IOPS change of mq and sd against the base configuration; bold: beyond "
+          "the noise rule above):", ""] + verdicts + [""]
+    return L
+
+
+def main(argv):
+    """compare/guest-run's step: the table measured in this guest into OUT/knobs.jsonl."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="compare/knobs.py", description=main.__doc__)
+    ap.add_argument("--out", required=True, help="results folder (OUT/knobs.jsonl)")
+    ap.add_argument("--top", required=True, help="the repository (tools/percpu-load)")
+    ap.add_argument("--ko", required=True, help="ramlld.ko")
+    ap.add_argument("--runtime", type=int, default=2, help="seconds per run (default 2)")
+    ap.add_argument("--repeats", type=int, default=2, help="default 2")
+    ap.add_argument("--procs-per-cpu", type=int, default=20, help="dd per CPU (default 20)")
+    ap.add_argument("--workloads", default="dd,qd32", help="comma list of dd, qd32")
+    ap.add_argument("--topology", default="", help="the guest's topology, for the report")
+    a = ap.parse_args(argv)
+    wl = a.workloads.split(",")
+    for w in wl:
+        if w not in ("dd", "qd32"):
+            ap.error(f"--workloads: bad value '{w}' (allowed: dd, qd32)")
+    for n in ("runtime", "repeats", "procs_per_cpu"):
+        if getattr(a, n) < 1:
+            ap.error(f"--{n.replace('_', '-')}: bad value {getattr(a, n)} (allowed: >= 1)")
+    measure(a.out, a.top, a.ko, a.runtime, a.repeats, a.procs_per_cpu, wl, a.topology)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
