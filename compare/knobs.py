@@ -305,6 +305,11 @@ def markdown(out_dir, level="##"):
     verdicts = []
     for workload, a in res.items():
         bio, cells = a["bio"], a["cells"]
+        names = [n for n, _, _, _ in configs() if (n, "mq") in cells and (n, "scsi") in cells]
+        if not names:
+            L += [f"**{workload}**: bio baseline {bio[0]:,.0f} IOPS; no configuration has both its "
+                  "mq and its sd cell (the run ended first).", ""]
+            continue
         L += [f"**{workload}**: bio baseline {bio[0]:,.0f} IOPS (spread {pct(bio[1])})"
               + (f", {1e9 / bio[0]:,.0f} instructions per I/O" if exact else "") + ":", ""]
         head = ["configuration", "mq IOPS (spread)", "sd IOPS (spread)", "bio / sd",
