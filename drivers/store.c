@@ -267,25 +267,27 @@ static int ramlld_store_write_chunk(struct ramlld_store *store, unsigned long id
 }
 
 /*
- * Move one bio_vec between its pages and the store at pos, in chunks that
- * cross neither a store page nor a page of the bio_vec (which may span
- * several contiguous pages).
+ * Move len bytes at offset of page (a bio_vec, which may span several
+ * contiguous pages) between those pages and the store at pos, in chunks that
+ * cross neither a store page nor a page of the bio_vec. The bio_vec comes by
+ * value: a pointer to the caller's copy would make it an address-taken local,
+ * which costs its caller a stack canary on every bio (stack protector).
  */
 static int ramlld_store_copy_bvec(struct ramlld_store *store, u64 pos,
-				  const struct bio_vec *bv, bool write,
-				  bool may_sleep)
+				  struct page *page, unsigned int offset,
+				  unsigned int len, bool write, bool may_sleep)
 {
 	unsigned int done = 0;
 	int err = 0;
 
-	while (done < bv->bv_len) {
-		unsigned int boff = bv->bv_offset + done;
-		struct page *bpage = nth_page(bv->bv_page, boff >> PAGE_SHIFT);
+	while (done < len) {
+		unsigned int boff = offset + done;
+		struct page *bpage = nth_page(page, boff >> PAGE_SHIFT);
 		unsigned int soff = offset_in_page(pos);
 		unsigned int n;
 
 		boff = offset_in_page(boff);
-		n = min3(bv->bv_len - done, (unsigned int)PAGE_SIZE - soff,
+		n = min3(len - done, (unsigned int)PAGE_SIZE - soff,
 			 (unsigned int)PAGE_SIZE - boff);
 		if (write)
 			err = ramlld_store_write_chunk(store, pos >> PAGE_SHIFT, soff,
@@ -323,7 +325,8 @@ int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
 		return -EINVAL;
 	if (ramlld_store_throw_away(store, write))
 		return 0;
-	return ramlld_store_copy_bvec(store, pos, bv, write, may_sleep);
+	return ramlld_store_copy_bvec(store, pos, bv->bv_page, bv->bv_offset,
+				      bv->bv_len, write, may_sleep);
 }
 
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
@@ -340,7 +343,8 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 		return 0;
 	/* from bi_iter: a split or cloned bio starts inside a shared bi_io_vec */
 	bio_for_each_segment(bv, bio, iter) {
-		err = ramlld_store_copy_bvec(store, pos, &bv, write, may_sleep);
+		err = ramlld_store_copy_bvec(store, pos, bv.bv_page, bv.bv_offset,
+					     bv.bv_len, write, may_sleep);
 		if (unlikely(err))
 			return err;
 		pos += bv.bv_len;
