@@ -30,6 +30,19 @@ static noinline bool ramlld_bio_fault(struct ramlld_device *dev,
 				   &bad) != RAMLLD_FAULT_NONE;
 }
 
+/*
+ * A read or write of one bio_vec inside one page exceeds no queue limit (a
+ * driver must accept such a bio whatever its limits: the block layer's own
+ * bio_may_exceed_limits() test, less chunk_sectors, which ramlld never sets),
+ * so it skips bio_split_to_limits(), a call into the block layer per bio.
+ */
+static inline bool ramlld_bio_in_one_page(const struct bio *bio)
+{
+	return (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE) &&
+	       bio->bi_vcnt == 1 &&
+	       bio->bi_io_vec->bv_offset + bio->bi_io_vec->bv_len <= PAGE_SIZE;
+}
+
 /* Serve one bio in its submitter's context; may sleep unless REQ_NOWAIT. */
 static void ramlld_bio_submit_bio(struct bio *bio)
 {
@@ -41,9 +54,11 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	u64 pos;
 	int err;
 
-	bio = ramlld_compat_split_bio(bio);
-	if (!bio)
-		return;
+	if (!ramlld_bio_in_one_page(bio)) {
+		bio = ramlld_compat_split_bio(bio);
+		if (!bio)
+			return;
+	}
 	pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	acct = blk_queue_io_stat(disk->queue);
 	if (acct)
