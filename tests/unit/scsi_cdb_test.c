@@ -373,6 +373,12 @@ static void test_rw(void)
 		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
 		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
 		CHECK_EQ(sks(), SKS_CDB(1, 5));
+		/* NACA in the CONTROL byte: outside the usage data, found there */
+		mk_rw(cdb, len, op, 0, 8);
+		cdb[len - 1] = 0x04;
+		CHECK_EQ(run(cdb, len), RAMLLD_CDB_CHECK_CONDITION);
+		CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+		CHECK_EQ(sks(), SKS_CDB(len - 1, 2));
 	}
 
 	/* lba + length overflowing 64 bits */
