@@ -341,7 +341,15 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 		return -EINVAL;
 	if (ramlld_store_throw_away(store, write))
 		return 0;
-	/* from bi_iter: a split or cloned bio starts inside a shared bi_io_vec */
+	/*
+	 * From bi_iter: a split or cloned bio starts inside a shared
+	 * bi_io_vec. A bio of one segment (every page-aligned 4 KiB I/O) needs
+	 * no iterator to advance after its copy.
+	 */
+	bv = bio_iter_iovec(bio, bio->bi_iter);
+	if (likely(bv.bv_len == bio->bi_iter.bi_size))
+		return ramlld_store_copy_bvec(store, pos, bv.bv_page, bv.bv_offset,
+					      bv.bv_len, write, may_sleep);
 	bio_for_each_segment(bv, bio, iter) {
 		err = ramlld_store_copy_bvec(store, pos, bv.bv_page, bv.bv_offset,
 					     bv.bv_len, write, may_sleep);
