@@ -46,6 +46,7 @@
 #include <linux/string.h>
 #include <linux/compiler.h>
 #include <linux/atomic.h>
+#include <linux/indirect_call_wrapper.h>
 #define cdb_read_once(x)	READ_ONCE(x)
 #define cdb_write_once(x, v)	WRITE_ONCE(x, v)
 #define cdb_xchg(p, v)		xchg(p, v)
@@ -54,6 +55,7 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cdb_read_once(x)	(x)
 #define cdb_write_once(x, v)	((x) = (v))
+#define INDIRECT_CALL_1(f, f1, ...)	f(__VA_ARGS__)
 static inline u32 cdb_xchg(u32 *p, u32 v)
 {
 	u32 old = *p;
@@ -1573,5 +1575,6 @@ int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
 				       SKS_NONE, false);
 	if ((e->flags & F_DIN) && c.din.cap)
 		memset(din, 0, c.din.cap);
-	return e->resp(&c);
+	/* READ and WRITE by a direct call: an indirect one is a retpoline */
+	return INDIRECT_CALL_1(e->resp, ramlld_cdb_rw, &c);
 }
