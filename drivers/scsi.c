@@ -307,8 +307,13 @@ static int ramlld_scsi_execute(struct ramlld_scsi_lun *lun, struct scsi_cmnd *sc
 	u8 *buf = NULL;
 	int err;
 
-	dout_len = ramlld_cdb_dout_len(&lun->cdb, sc->cmnd, sc->cmd_len);
-	din_cap = ramlld_cdb_din_len(sc->cmnd, sc->cmd_len);
+	if (likely(ramlld_cdb_is_rw(sc->cmnd))) {
+		dout_len = 0;
+		din_cap = 0;
+	} else {
+		dout_len = ramlld_cdb_dout_len(&lun->cdb, sc->cmnd, sc->cmd_len);
+		din_cap = ramlld_cdb_din_len(sc->cmnd, sc->cmd_len);
+	}
 	if (unlikely(dout_len || din_cap)) {
 		buf = kmalloc(RAMLLD_CDB_BUF_LEN, GFP_NOWAIT | __GFP_NOWARN);
 		if (!buf)

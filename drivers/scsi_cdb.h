@@ -179,6 +179,16 @@ u32 ramlld_cdb_dout_len(const struct ramlld_cdb_dev *dev, const u8 *cdb,
 			u32 cdb_len);
 
 /*
+ * Whether cdb is READ or WRITE (6, 10, 12 or 16): opcode 0x08/0x0a in groups
+ * 0, 1, 4 and 5. They need neither data-out handed to ramlld_cdb_execute()
+ * nor a data-in buffer, which the front end then need not ask for.
+ */
+static inline bool ramlld_cdb_is_rw(const u8 *cdb)
+{
+	return (cdb[0] & 0x5d) == 0x08;
+}
+
+/*
  * Size of the data-in buffer the command needs: RAMLLD_CDB_BUF_LEN for the
  * commands that build data-in (INQUIRY, MODE SENSE, ...), 0 for the others
  * (READ moves its data by the action).

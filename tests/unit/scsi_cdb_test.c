@@ -405,6 +405,25 @@ static void test_rw(void)
 	mk_rw(cdb, 16, 0x88, 0, 1);
 	CHECK_EQ(run(cdb, 10), RAMLLD_CDB_CHECK_CONDITION);
 	CHECK_EQ(sense_kcq(), ILLEGAL(RAMLLD_ASC_INVALID_FIELD_CDB));
+
+	/*
+	 * ramlld_cdb_is_rw(): the eight READ/WRITE opcodes and no other, and
+	 * none of them wants data-out or a data-in buffer (scsi.c skips
+	 * asking for them on its word)
+	 */
+	for (unsigned int op = 0; op < 256; op++) {
+		bool rw = false;
+
+		for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			rw |= ops[i].op == op;
+		memset(cdb, 0, sizeof(cdb));
+		cdb[0] = op;
+		CHECK_EQ(ramlld_cdb_is_rw(cdb), rw);
+		if (rw) {
+			CHECK_EQ(ramlld_cdb_dout_len(&dev, cdb, 16), 0);
+			CHECK_EQ(ramlld_cdb_din_len(cdb, 16), 0);
+		}
+	}
 }
 
 static void test_unsupported(void)
