@@ -133,6 +133,11 @@ report.instr_per_function(bd, {("t", "default", "qd32", "randread-4k-qd32"): {"i
 near(bd["t"]["perf"]["top_kernel"][0]["instr_per_io"], 5000.0, "instr/IO of a function at 45 % of 90 % busy")
 near(bd["t"]["driver"]["own_instr_per_io"], 2000.0, "the driver's own instr/IO at 20 % of busy")
 near(bd["t"]["perf"]["class_instr_per_io"]["copy"], 5000.0, "copy's instr/IO at 50 % of busy")
+# the report's per-function row: path 10,000, own 2,000, copy 5,000: own less copy -3,000
+rows = report.instr_function_rows({"breakdown": bd, "target_meta": {}})
+if rows != [["t", "10,000", "2,000", "5,000", "-3,000", "`f` 5,000"]]:
+    sys.exit(f"per-function rows {rows}")
+print(f"ok: per-function row {rows[0]}")
 # the seed sections' verdict rule (seeds.verdict): a 95 % interval of mean ± t·sd/√n
 import seeds
 for r, sd, n, claim, want in ((2.0, 0.1, 3, 2.0, "reproduced"),       # the claim inside
