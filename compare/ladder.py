@@ -45,12 +45,22 @@ LAYERS = [
     ("iSCSI", r"^(iscsit_|__iscsit_|iscsi_|__iscsi_|lio_)"),
     ("SRP", r"^(srp_|__srp_|srpt_|__srpt_)"),
     ("NVMe", r"^(nvme_|__nvme_|nvmet_|__nvmet_)"),
-    ("RDMA", r"^(rxe_|__rxe_|ib_|__ib_|rdma_|__rdma_|cma_|cm_)"),
+    # soft-RoCE computes each packet's ICRC with the kernel's crc32
+    ("RDMA", r"^(rxe_|__rxe_|ib_|__ib_|rdma_|__rdma_|cma_|cm_|crc32_|__crc32)"),
     ("network", r"^(tcp_|__tcp_|ip_|__ip_|inet_|__inet_|sk_|__sk_|sock_|__sock_|skb_|__skb_|"
                 r"kfree_skb|consume_skb|alloc_skb|__alloc_skb|dev_|__dev_|netif_|__netif_|"
                 r"net_|__net_|napi_|__napi_|loopback_|process_backlog|dst_|__dst_|udp_|"
                 r"neigh_|eth_|qdisc_|__qdisc_|sch_|validate_xmit|kernel_sendmsg|kernel_recvmsg|"
                 r"sendmsg|recvmsg|__sys_sendmsg|___sys_sendmsg|release_sock|lock_sock)"),
+    # handing work to kernel threads and workqueues, and switching to them (the stacks' targets
+    # and transports run there; finish_task_switch also takes the samples deferred while a
+    # switch had interrupts off)
+    ("sched+workqueue", r"^(finish_task_switch|__schedule|schedule$|schedule_|try_to_wake_up|"
+                        r"ttwu_|wake_up_|__wake_up|queue_work_on|__queue_work|"
+                        r"mod_delayed_work_on|process_one_work|worker_thread|kthread|"
+                        r"enqueue_task|dequeue_task|pick_next_task|put_prev_task|"
+                        r"set_next_entity|update_curr|select_task_rq|__switch_to|switch_mm|"
+                        r"update_rq_clock|psi_|sched_)"),
     ("scsi+sd", r"^(scsi_|__scsi_|sd_|sd\b|scsi\b|scsi_mq_|scmd_)"),
     ("block", r"^(blk_|__blk_|bio_|__bio_|submit_bio|__submit_bio|bvec_|dd_|__dd_|"
               r"elv_|blkdev_|__blkdev_|bdev_)"),
@@ -196,11 +206,12 @@ def markdown(sec, notes):
             L.append("")
     if sec["increments"]:
         L.append(f"### Where each increment goes (4k randread QD32, {unit} by layer)")
-        L.append("Each rung's perf profile (cpu-clock, self time, the I/O phase of its traced "
-                 "run) splits its cost by layer (symbol prefixes: compare/ladder.py LAYERS); "
+        L.append("Each rung's perf profile (breakdown/<target>/perf.txt: cpu-clock, self time, "
+                 "its traced 4k randread QD32 run) splits its cost by layer (symbol prefixes: compare/ladder.py LAYERS); "
                  "the increment of each layer is this rung's minus the rung's below. Samples "
-                 "land where interrupts are re-enabled, so 'other kernel' holds some of every "
-                 "layer. 'own functions': the largest of the rung's own (its target file's "
+                 "land where interrupts are re-enabled, so 'other kernel' and "
+                 "'sched+workqueue' (finish_task_switch) hold some of every layer. 'own "
+                 "functions': the largest of the rung's own (its target file's "
                  "own-functions), self time.")
         L.append("")
         rows = []
