@@ -165,11 +165,14 @@ def find_sd():
 def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topology="",
             log=sys.stdout):
     """The whole table in this (guest's) kernel, into OUT/knobs.jsonl."""
-    for dep in sh(["modinfo", "-F", "depends", ko]).strip().split(","):
-        if dep:
+    # the SCSI front end is its own module, beside ramlld.ko
+    scsi_ko = os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
+    for dep in sh(["modinfo", "-F", "depends", ko, scsi_ko]).strip().replace("\n", ",").split(","):
+        if dep and dep != "ramlld":
             sh(["modprobe", dep])
     sh(["insmod", ko] + LOAD_ARGS)
     try:
+        sh(["insmod", scsi_ko])
         sh(["modprobe", "sd_mod"])
         sd = find_sd()
         disks = {"mq": "ramlldmq0", "scsi": sd}
@@ -208,6 +211,7 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
                         r.update(rep=rep, workload=workload, path="bio", config="baseline")
                         out.write(json.dumps(r) + "\n")
     finally:
+        subprocess.run(["rmmod", "ramlld_scsi"], check=False)
         subprocess.run(["rmmod", "ramlld"], check=False)
 
 

@@ -239,6 +239,9 @@ static ssize_t ramlld_cfs_power_store(struct config_item *item,
 		       name, (int)strcspn(page, "\n"), page);
 		return -EINVAL;
 	}
+	/* the SCSI front end's module, where installed: not under ramlld_lock */
+	if (on && (READ_ONCE(cd->cfg.modes) & RAMLLD_MODE_SCSI))
+		ramlld_scsi_request();
 	mutex_lock(&ramlld_lock);
 	if (on && !cd->powered) {
 		group = ramlld_group_create(&cd->cfg, 1);

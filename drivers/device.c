@@ -10,6 +10,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/kmod.h>
+#include <linux/rcupdate.h>
 #include <linux/blkdev.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
@@ -32,18 +34,26 @@
 DEFINE_MUTEX(ramlld_lock);
 static LIST_HEAD(ramlld_groups);
 static DEFINE_IDA(ramlld_index_ida);
-static const struct ramlld_scsi_ops *ramlld_scsi_ops;
+/* Set and cleared under ramlld_lock; read under RCU by the irq counters. */
+static const struct ramlld_scsi_ops __rcu *ramlld_scsi_ops;
 static int ramlld_majors[RAMLLD_FE_COUNT];
 static const char * const ramlld_disk_prefix[RAMLLD_FE_COUNT] = {
 	[RAMLLD_FE_BIO]	= RAMLLD_NAME,
 	[RAMLLD_FE_MQ]	= RAMLLD_NAME "mq",
 };
 
+static const struct ramlld_scsi_ops *ramlld_scsi_ops_locked(void)
+{
+	return rcu_dereference_protected(ramlld_scsi_ops,
+					 lockdep_is_held(&ramlld_lock));
+}
+
 unsigned int ramlld_config_pbs(const struct ramlld_config *cfg)
 {
 	return cfg->physical_block_size ? cfg->physical_block_size :
 					  cfg->sector_size;
 }
+EXPORT_SYMBOL_GPL(ramlld_config_pbs);
 
 /* luns_per_tgt as used: 0 is nr / num_tgts rounded up. */
 static unsigned int ramlld_config_lpt(const struct ramlld_config *cfg,
@@ -364,10 +374,14 @@ struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
 		}
 		group->devices[group->nr_devices++] = dev;
 	}
-	if ((cfg->modes & RAMLLD_MODE_SCSI) && ramlld_scsi_ops) {
-		ret = ramlld_scsi_ops->attach(group);
+	if ((cfg->modes & RAMLLD_MODE_SCSI) && ramlld_scsi_ops_locked()) {
+		ret = ramlld_scsi_ops_locked()->attach(group);
 		if (ret)
 			goto err;
+	} else if (cfg->modes & RAMLLD_MODE_SCSI) {
+		pr_info("device %u: its SCSI host comes when %s.ko is loaded (modprobe %s)\n",
+			group->devices[0]->index, RAMLLD_SCSI_MODULE,
+			RAMLLD_SCSI_MODULE);
 	}
 	list_add_tail(&group->node, &ramlld_groups);
 	return group;
@@ -382,7 +396,7 @@ void ramlld_group_destroy(struct ramlld_group *group)
 	lockdep_assert_held(&ramlld_lock);
 	list_del(&group->node);
 	if (group->scsi_host)
-		ramlld_scsi_ops->detach(group);
+		ramlld_scsi_ops_locked()->detach(group);
 	ramlld_group_free(group);
 }
 
@@ -399,13 +413,31 @@ bool ramlld_group_busy(struct ramlld_group *group)
 		if (dev->mq && ramlld_compat_disk_openers(ramlld_mq_disk(dev)))
 			return true;
 	}
-	return group->scsi_host && ramlld_scsi_ops->busy(group);
+	return group->scsi_host && ramlld_scsi_ops_locked()->busy(group);
 }
 
 int ramlld_scsi_host_no(struct ramlld_group *group)
 {
 	lockdep_assert_held(&ramlld_lock);
-	return group->scsi_host ? ramlld_scsi_ops->host_no(group) : -1;
+	return group->scsi_host ? ramlld_scsi_ops_locked()->host_no(group) : -1;
+}
+
+bool ramlld_scsi_queue_is_ours(const struct request_queue *q)
+{
+	const struct ramlld_scsi_ops *ops;
+	bool ours;
+
+	rcu_read_lock();
+	ops = rcu_dereference(ramlld_scsi_ops);
+	ours = ops && ops->queue_is_ours(q);
+	rcu_read_unlock();
+	return ours;
+}
+
+void ramlld_scsi_request(void)
+{
+	if (!rcu_access_pointer(ramlld_scsi_ops))
+		request_module(RAMLLD_SCSI_MODULE);
 }
 
 void ramlld_devices_apply(ramlld_device_fn fn, void *data)
@@ -437,11 +469,12 @@ int ramlld_scsi_register(const struct ramlld_scsi_ops *ops)
 			if (group->scsi_host)
 				ops->detach(group);
 	} else {
-		ramlld_scsi_ops = ops;
+		rcu_assign_pointer(ramlld_scsi_ops, ops);
 	}
 	mutex_unlock(&ramlld_lock);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(ramlld_scsi_register);
 
 void ramlld_scsi_unregister(void)
 {
@@ -450,10 +483,13 @@ void ramlld_scsi_unregister(void)
 	mutex_lock(&ramlld_lock);
 	list_for_each_entry_reverse(group, &ramlld_groups, node)
 		if (group->scsi_host)
-			ramlld_scsi_ops->detach(group);
-	ramlld_scsi_ops = NULL;
+			ramlld_scsi_ops_locked()->detach(group);
+	RCU_INIT_POINTER(ramlld_scsi_ops, NULL);
 	mutex_unlock(&ramlld_lock);
+	/* the irq counters' probe no longer calls into the front end */
+	synchronize_rcu();
 }
+EXPORT_SYMBOL_GPL(ramlld_scsi_unregister);
 
 int ramlld_devices_init(void)
 {

@@ -158,6 +158,7 @@ unsigned int ramlld_irq_nr_vectors(void)
 	rcu_read_unlock();
 	return nr;
 }
+EXPORT_SYMBOL_GPL(ramlld_irq_nr_vectors);
 
 /* The interrupt handler: count where it ran, then complete. */
 static void ramlld_irq_handle(struct ramlld_irq_cmd *icmd)
@@ -207,6 +208,7 @@ void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
 	icmd->complete = complete;
 	icmd->fe = fe;
 }
+EXPORT_SYMBOL_GPL(ramlld_irq_cmd_init);
 
 void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
 		      bool from_irq)
@@ -244,6 +246,7 @@ void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
 	put_cpu();
 	ramlld_irq_handle(icmd);
 }
+EXPORT_SYMBOL_GPL(ramlld_irq_raise);
 
 /* block_rq_complete: where the block layer completed one of our requests. */
 static void ramlld_irq_probe_done(void *data, struct request *rq,

@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/kmod.h>
 #include <linux/debugfs.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -149,6 +150,7 @@ const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT] = {
 	[RAMLLD_EH_BUS_RESET]		= "bus_reset",
 	[RAMLLD_EH_HOST_RESET]		= "host_reset",
 };
+EXPORT_SYMBOL_GPL(ramlld_scsi_eh_names);
 
 static void ramlld_apply_eh_fail(struct ramlld_device *dev, void *arg)
 {
@@ -255,15 +257,12 @@ static int __init ramlld_init(void)
 	ret = ramlld_devices_init();
 	if (ret)
 		goto err_irq;
-	ret = ramlld_scsi_init();
-	if (ret)
-		goto err_devices;
 	mutex_lock(&ramlld_lock);
 	group = ramlld_group_create(&ramlld_params, ramlld_nr_devices);
 	mutex_unlock(&ramlld_lock);
 	if (IS_ERR(group)) {
 		ret = PTR_ERR(group);
-		goto err_scsi;
+		goto err_devices;
 	}
 	ramlld_load_group = group;
 	ret = ramlld_configfs_init();
@@ -272,14 +271,19 @@ static int __init ramlld_init(void)
 	pr_info("%u store(s) of %lu MiB, %u-byte sectors, mode=%s\n",
 		ramlld_nr_devices, ramlld_params.capacity_mb,
 		ramlld_params.sector_size, ramlld_mode);
+	/*
+	 * The SCSI front end is its own module (it needs scsi_mod): asked
+	 * for here where it is installed, it attaches the devices when it
+	 * loads, after this init returns; insmod ramlld_scsi.ko otherwise.
+	 */
+	if (ramlld_params.modes & RAMLLD_MODE_SCSI)
+		request_module_nowait(RAMLLD_SCSI_MODULE);
 	return 0;
 
 err_group:
 	mutex_lock(&ramlld_lock);
 	ramlld_group_destroy(ramlld_load_group);
 	mutex_unlock(&ramlld_lock);
-err_scsi:
-	ramlld_scsi_exit();
 err_devices:
 	ramlld_devices_exit();
 err_irq:
@@ -295,7 +299,6 @@ static void __exit ramlld_exit(void)
 	mutex_lock(&ramlld_lock);
 	ramlld_group_destroy(ramlld_load_group);
 	mutex_unlock(&ramlld_lock);
-	ramlld_scsi_exit();
 	ramlld_devices_exit();
 	ramlld_irq_exit();
 	debugfs_remove_recursive(ramlld_debugfs);
@@ -305,5 +308,5 @@ module_init(ramlld_init);
 module_exit(ramlld_exit);
 
 MODULE_AUTHOR("The ramlld authors");
-MODULE_DESCRIPTION("RAM store exposed as a bio, a blk-mq and a SCSI low-level driver");
+MODULE_DESCRIPTION("RAM store exposed as a bio and a blk-mq driver, and to ramlld_scsi");
 MODULE_LICENSE("GPL");

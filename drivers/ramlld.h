@@ -175,24 +175,29 @@ struct ramlld_group {
 extern struct mutex ramlld_lock;
 
 /*
- * The SCSI front end registers these: attach gives a group whose modes
- * include scsi a host with its devices as LUNs, detach removes it; both
- * run under ramlld_lock. Registering attaches every such group that exists
- * (all or nothing), unregistering detaches them; a group created while it
- * is registered is attached as it is created.
+ * The SCSI front end (ramlld_scsi.ko, scsi.c: its own module, so that
+ * ramlld.ko loads without the SCSI midlayer) registers these: attach gives
+ * a group whose modes include scsi a host with its devices as LUNs, detach
+ * removes it; both run under ramlld_lock. Registering attaches every such
+ * group that exists (all or nothing), unregistering detaches them; a group
+ * created while it is registered is attached as it is created, one created
+ * before gets its host when the front end registers.
  */
 struct ramlld_scsi_ops {
 	int (*attach)(struct ramlld_group *group);
 	void (*detach)(struct ramlld_group *group);
 	bool (*busy)(struct ramlld_group *group);	/* an sd disk of it is open */
 	int (*host_no)(struct ramlld_group *group);
+	/* any context, under RCU: whether q is one of the front end's LUNs */
+	bool (*queue_is_ours)(const struct request_queue *q);
 };
 
 int ramlld_scsi_register(const struct ramlld_scsi_ops *ops);
 void ramlld_scsi_unregister(void);
-/* The SCSI front end's init and exit (scsi.c): register and unregister. */
-int ramlld_scsi_init(void);
-void ramlld_scsi_exit(void);
+/* The SCSI front end's module name, for request_module(). */
+#define RAMLLD_SCSI_MODULE	RAMLLD_NAME "_scsi"
+/* Ask for the SCSI front end if it is not registered; may sleep, no lock held. */
+void ramlld_scsi_request(void);
 
 /*
  * A group of nr devices from cfg (checked with ramlld_config_check()), each

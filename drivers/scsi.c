@@ -2,6 +2,10 @@
 /*
  * scsi.c - the SCSI LLD front end (mode=scsi): devices as LUNs of a host.
  *
+ * Its own module, ramlld_scsi.ko, so that ramlld.ko loads where the SCSI
+ * midlayer is not: it registers with ramlld.ko (ramlld_scsi_register()),
+ * which hands it every group whose modes include scsi, now and later.
+ *
  * Each group of devices (the load-time ones, or one configfs device) gets
  * one Scsi_Host; the device at position p of its group is LUN
  * (p % luns_per_tgt) of target (p / luns_per_tgt) on channel 0, so sd and
@@ -26,7 +30,8 @@
  * timed-out command or take one off a poll list, and host removal on rmmod
  * waits for the timers and the pollers through the queue drain.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+/* the same prefix as ramlld.ko: one driver to the reader of the log */
+#define pr_fmt(fmt) "ramlld: " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -702,7 +707,7 @@ static int ramlld_scsi_init_poll(struct ramlld_scsi_host *host,
 /* The midlayer's blk_mq_ops for ramlld's hosts, from the first one added. */
 static const struct blk_mq_ops *ramlld_scsi_mq_ops;
 
-bool ramlld_scsi_queue_is_ours(const struct request_queue *q)
+static bool ramlld_scsi_queue_is_ours_ops(const struct request_queue *q)
 {
 	const struct scsi_device *sdev;
 
@@ -838,9 +843,10 @@ static const struct ramlld_scsi_ops ramlld_scsi_ops = {
 	.detach		= ramlld_scsi_detach,
 	.busy		= ramlld_scsi_busy,
 	.host_no	= ramlld_scsi_get_host_no,
+	.queue_is_ours	= ramlld_scsi_queue_is_ours_ops,
 };
 
-int ramlld_scsi_init(void)
+static int __init ramlld_scsi_init(void)
 {
 	int ret;
 
@@ -853,8 +859,15 @@ int ramlld_scsi_init(void)
 	return ret;
 }
 
-void ramlld_scsi_exit(void)
+static void __exit ramlld_scsi_exit(void)
 {
 	ramlld_scsi_unregister();
 	root_device_unregister(ramlld_scsi_root);
 }
+
+module_init(ramlld_scsi_init);
+module_exit(ramlld_scsi_exit);
+
+MODULE_AUTHOR("The ramlld authors");
+MODULE_DESCRIPTION("ramlld's SCSI low-level driver front end");
+MODULE_LICENSE("GPL");

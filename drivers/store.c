@@ -49,6 +49,7 @@ u64 ramlld_store_capacity(const struct ramlld_store *store)
 {
 	return store->capacity;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_capacity);
 
 static inline spinlock_t *ramlld_store_lock(struct ramlld_store *store,
 					    unsigned long idx)
@@ -328,6 +329,7 @@ int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
 	return ramlld_store_copy_bvec(store, pos, bv->bv_page, bv->bv_offset,
 				      bv->bv_len, write, may_sleep);
 }
+EXPORT_SYMBOL_GPL(ramlld_store_rw_bvec);
 
 int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 			bool may_sleep)
@@ -375,6 +377,7 @@ int ramlld_store_rw_rq(struct ramlld_store *store, struct request *rq, u64 pos,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_rw_rq);
 
 /* Zero [off, off + len) of a page the caller has locked. */
 static void ramlld_store_zero_locked(struct page *page, unsigned int off,
@@ -414,6 +417,7 @@ int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_discard);
 
 int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 		      const void *block, unsigned int block_len, bool may_sleep)
@@ -445,6 +449,7 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_fill);
 
 u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
 			    bool *mapped)
@@ -463,6 +468,7 @@ u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
 	*mapped = m;
 	return min(run, len);
 }
+EXPORT_SYMBOL_GPL(ramlld_store_mapped_run);
 
 /*
  * Compare n bytes at off of store page idx with buf: the offset of the first
@@ -516,6 +522,7 @@ int ramlld_store_compare(struct ramlld_store *store, u64 pos, const void *buf,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_compare);
 
 int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 			      const struct bio_vec *bv, u32 *mismatch)
@@ -544,6 +551,7 @@ int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_compare_bvec);
 
 /*
  * Lock the stripes of store pages first..last (at most two: consecutive
@@ -618,3 +626,4 @@ out:
 	ramlld_store_unlock_two(store, first, last);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(ramlld_store_compare_and_write);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/lib.sh: helpers sourced by every test (tests/<group>/<NNN>-<name>.sh); see docs/design.md.
 #
-# The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko), RESULTS (a
+# The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko; the SCSI front
+# end, ramlld_scsi.ko, is beside it: RAMLLD_SCSI_KO), RESULTS (a
 # writable folder of this test's own) and TEST_NAME (group/name). A test exits 0 to pass, 77 to
 # skip, anything else to fail, and prints what it checked and the values it saw.
 # shellcheck shell=bash
@@ -10,9 +11,10 @@ set -euo pipefail
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${RAMLLD_KO:=$TOP/drivers/ramlld.ko}"
+: "${RAMLLD_SCSI_KO:=$(dirname "$RAMLLD_KO")/ramlld_scsi.ko}"
 : "${RESULTS:=${TMPDIR:-/tmp}}"
 : "${TEST_NAME:=$(basename "$0" .sh)}"
-export TOP RAMLLD_KO RESULTS TEST_NAME
+export TOP RAMLLD_KO RAMLLD_SCSI_KO RESULTS TEST_NAME
 
 # fail MSG: end the test as failed.
 fail() {
@@ -83,6 +85,7 @@ _ramlld_on_exit() {
 		for d in /sys/kernel/config/ramlld/*/; do
 			rmdir "$d" 2> /dev/null || true
 		done
+		[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi 2> /dev/null || true
 		if ! rmmod ramlld 2> /dev/null; then
 			sleep 1
 			rmmod ramlld 2> /dev/null || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
@@ -91,15 +94,35 @@ _ramlld_on_exit() {
 	return "$rc"
 }
 
-# ramlld_load ARGS...: insmod $RAMLLD_KO with module parameters ARGS (its dependencies first).
+# modules_of KO: load the modules KO depends on (no udev or depmod in the guest to do it).
+modules_of() {
+	local deps d
+	deps=$(modinfo -F depends "$1" 2> /dev/null || true)
+	for d in ${deps//,/ }; do
+		[ "$d" = ramlld ] && continue
+		[ -d "/sys/module/${d//-/_}" ] || modprobe "$d" || fail "modprobe $d (needed by ${1##*/}) failed"
+	done
+}
+
+# ramlld_scsi_load: insmod $RAMLLD_SCSI_KO (scsi_mod first), the SCSI front end: every device
+# whose modes include scsi gets its host before it returns. ramlld must be loaded.
+ramlld_scsi_load() {
+	[ -f "$RAMLLD_SCSI_KO" ] || fail "$RAMLLD_SCSI_KO is not built (run make)"
+	modules_of "$RAMLLD_SCSI_KO"
+	if ! insmod "$RAMLLD_SCSI_KO"; then
+		dmesg | tail -n 5 >&2
+		fail "insmod ramlld_scsi.ko failed"
+	fi
+	echo "loaded: ramlld_scsi"
+}
+
+# ramlld_load ARGS...: insmod $RAMLLD_KO with module parameters ARGS (its dependencies first),
+# and ramlld_scsi.ko after it when a mode= among ARGS names scsi or all.
 ramlld_load() {
 	trap _ramlld_on_exit EXIT
 	[ -f "$RAMLLD_KO" ] || fail "$RAMLLD_KO is not built (run make)"
-	local deps d
-	deps=$(modinfo -F depends "$RAMLLD_KO" 2> /dev/null || true)
-	for d in ${deps//,/ }; do
-		[ -d "/sys/module/${d//-/_}" ] || modprobe "$d" || fail "modprobe $d (needed by ramlld) failed"
-	done
+	local d a scsi=''
+	modules_of "$RAMLLD_KO"
 	# a write to a missing /dev node leaves a regular file that later tests would take for the disk
 	for d in /dev/ramlld*; do
 		[ -e "$d" ] && [ ! -b "$d" ] && rm -f "$d"
@@ -109,11 +132,22 @@ ramlld_load() {
 		fail "insmod ramlld.ko $* failed"
 	fi
 	echo "loaded: ramlld $*"
+	for a in "$@"; do
+		case $a in mode=*scsi* | mode=*all*) scsi=1 ;; esac
+	done
+	[ -z "$scsi" ] || ramlld_scsi_load
 }
 
-# ramlld_unload: rmmod ramlld if it is loaded (retrying while its devices are still busy).
+# ramlld_unload: rmmod ramlld_scsi and ramlld if loaded (retrying while devices are still busy).
 ramlld_unload() {
 	local i
+	if [ -d /sys/module/ramlld_scsi ]; then
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			rmmod ramlld_scsi 2> /dev/null && { echo "unloaded: ramlld_scsi"; break; }
+			sleep 0.5
+		done
+		[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi || fail "rmmod ramlld_scsi failed"
+	fi
 	[ -d /sys/module/ramlld ] || return 0
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		rmmod ramlld 2> /dev/null && { echo "unloaded: ramlld"; return 0; }

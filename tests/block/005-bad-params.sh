@@ -56,8 +56,9 @@ check_bad submit_queues mode=all submit_queues=99999
 dmesg -C
 need_modules sd_mod
 insmod "$RAMLLD_KO" mode=all nr_devices=2 capacity_mb=4 || fail "insmod mode=all nr_devices=2 failed"
+ramlld_scsi_load
 log=$(dmesg)
-rmmod ramlld
+ramlld_unload
 for want in "ramlld: device 0: 4 MiB, 512-byte sectors, disks: ramlld0 ramlldmq0" \
 	"ramlld: device 1: 4 MiB, 512-byte sectors, disks: ramlld1 ramlldmq1" "ramlld: scsi: host"; do
 	grep -qF "$want" <<< "$log" || fail "a good load did not log '$want': $log"

@@ -5,6 +5,8 @@
 # task-filter and make-it-fail), and check that each ends cleanly with nothing left behind.
 """usage: failnth.py load KO PARAMS KIND SECONDS
        failnth.py unload KO PARAMS KIND SECONDS
+KO: ramlld.ko, or ramlld_scsi.ko (PARAMS ""), the SCSI front end, swept with ramlld loaded (the
+caller loads it) and left loaded: only the SCSI front end is loaded and unloaded.
        failnth.py io DEV KIND SECONDS
        failnth.py random DEV PERCENT COUNT
        failnth.py cycles KO N
@@ -123,35 +125,51 @@ def finit(ko, params):
         os.close(fd)
 
 
+def module_of(ko):
+    """The module name of a .ko path: ramlld or ramlld_scsi."""
+    return os.path.basename(ko).split(".ko")[0]
+
+
+def scsi_ko_of(ko):
+    """The SCSI front end's module, beside ramlld.ko."""
+    return os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
+
+
 def delete(name="ramlld"):
     r = libc.syscall(SYS_DELETE_MODULE, name.encode(), os.O_NONBLOCK)
     return 0 if r == 0 else ctypes.get_errno()
 
 
-def unload():
+def unload(name="ramlld"):
+    """rmmod name; for ramlld, the SCSI front end (which holds it) first."""
+    if name == "ramlld" and os.path.exists("/sys/module/ramlld_scsi"):
+        unload("ramlld_scsi")
     for _ in range(50):
-        e = delete()
+        e = delete(name)
         if e in (0, errno.ENOENT):
             return
         time.sleep(0.2)
-    raise Fail(f"rmmod ramlld failed: {errno.errorcode.get(e, e)}")
+    raise Fail(f"rmmod {name} failed: {errno.errorcode.get(e, e)}")
 
 
-def leftovers():
-    """What of ramlld is registered while it is not loaded."""
+def leftovers(mod="ramlld"):
+    """What of module mod is registered while it is not loaded (for ramlld_scsi: its hosts and
+    sd disks, ramlld's own disks stay)."""
     left = []
-    if os.path.exists("/sys/module/ramlld"):
-        left.append("/sys/module/ramlld")
-    left += glob.glob("/sys/block/ramlld*")
+    if os.path.exists("/sys/module/" + mod):
+        left.append("/sys/module/" + mod)
+    if mod == "ramlld":
+        left += glob.glob("/sys/block/ramlld*")
     for v in glob.glob("/sys/block/sd*/device/vendor"):
         if open(v).read().strip() == "RAMLLD":
             left.append(v)
     for p in glob.glob("/sys/class/scsi_host/host*/proc_name"):
         if open(p).read().strip() == "ramlld":
             left.append(os.path.dirname(p))
-    left += glob.glob("/sys/devices/ramlld*")
-    with open("/proc/devices") as f:
-        left += ["/proc/devices: " + l.strip() for l in f if "ramlld" in l]
+    left += glob.glob("/sys/devices/ramlld_scsi*" if mod == "ramlld_scsi" else "/sys/devices/ramlld*")
+    if mod == "ramlld":
+        with open("/proc/devices") as f:
+            left += ["/proc/devices: " + l.strip() for l in f if "ramlld" in l]
     return left
 
 
@@ -174,7 +192,8 @@ def sweep_load(ko, params, kind, budget, unload_too):
         raise Fail(f"bad KIND '{kind}' (allowed: slab page)")
     setup(kind)
     fn = FailNth()
-    unload()
+    mod = module_of(ko)
+    unload(mod)
     kofd = os.open(ko, os.O_RDONLY)
     bparams = params.encode()
     e, m = fn.count(lambda: finit_fd(kofd, bparams))
@@ -182,13 +201,13 @@ def sweep_load(ko, params, kind, budget, unload_too):
         raise Fail(f"insmod {params} with no fault failed: {name(e)}")
     full = frontends()
     if unload_too:
-        e, m = fn.count(delete)
+        e, m = fn.count(lambda: delete(mod))
         if e:
             raise Fail(f"rmmod with no fault failed: {name(e)}")
     else:
-        unload()
+        unload(mod)
     what = "rmmod" if unload_too else "insmod"
-    print(f"{kind}: {m} fault sites in one {what} of ramlld {params} (devices: {' '.join(full)})")
+    print(f"{kind}: {m} fault sites in one {what} of {mod} {params} (devices: {' '.join(full)})")
     if m == 0 and unload_too and kind == "page":
         # rmmod frees; its page allocations are slab caches growing by chance (none some runs)
         print(f"{kind}: rmmod made no page allocation of its own this time: no site to fail")
@@ -206,7 +225,7 @@ def sweep_load(ko, params, kind, budget, unload_too):
             e = finit(ko, params)
             if e:
                 raise Fail(f"insmod {params} before the rmmod failed: {name(e)}")
-            e, left = fn.call(n, delete)
+            e, left = fn.call(n, lambda: delete(mod))
         else:
             e, left = fn.call(n, lambda: finit_fd(kofd, bparams))
         injected = left == 0
@@ -215,7 +234,7 @@ def sweep_load(ko, params, kind, budget, unload_too):
             stats["not reached"] = stats.get("not reached", 0) + 1
         if e == 0 and not unload_too:
             stats["loaded anyway"] = stats.get("loaded anyway", 0) + 1
-            unload()
+            unload(mod)
         elif e == 0:
             stats["unloaded"] = stats.get("unloaded", 0) + 1
         elif unload_too:
@@ -225,12 +244,12 @@ def sweep_load(ko, params, kind, budget, unload_too):
                 raise Fail(f"fault {n}: rmmod failed ({name(e)}) and left only {got} of {full}")
             stats["rmmod refused (" + name(e) + "), module intact"] = stats.get(
                 "rmmod refused (" + name(e) + "), module intact", 0) + 1
-            unload()
+            unload(mod)
         else:
             if e != errno.ENOMEM:
                 raise Fail(f"fault {n} of {m}: insmod failed with {name(e)}, expected ENOMEM")
             stats["ENOMEM"] = stats.get("ENOMEM", 0) + 1
-        left_over = leftovers()
+        left_over = leftovers(mod)
         if left_over:
             raise Fail(f"fault {n} of {m} ({what} -> {name(e) if e else 'ok'}): left behind: {left_over}")
     print(f"{kind}: tried {tried} of {m} fault sites of {what} ({', '.join(f'{k} {v}' for k, v in sorted(stats.items()))});"
@@ -244,8 +263,8 @@ def sweep_load(ko, params, kind, budget, unload_too):
     got = frontends()
     if got != full:
         raise Fail(f"after the sweep, insmod gave {got}, expected {full}")
-    unload()
-    print(f"ok: ramlld {params} loads and unloads after the sweep, with the same devices")
+    unload(mod)
+    print(f"ok: {mod} {params} loads and unloads after the sweep, with the same devices")
 
 
 class Iocb(ctypes.Structure):
@@ -500,14 +519,19 @@ def wait_sd(n):
 def cycles(ko, n):
     """n loads of mode=all (2 stores), each with a write through bio, its read back through mq
     and sd, a discard through sd read back as zeros through bio, and an unload; nothing may be
-    left registered after an unload."""
+    left registered after an unload. The SCSI front end, ramlld_scsi.ko, beside ko, loads after
+    ramlld and unloads before it."""
     unload()
+    scsi_ko = scsi_ko_of(ko)
     t0 = time.monotonic()
     for i in range(1, n + 1):
         params = f"mode=all nr_devices=2 capacity_mb=16 prealloc={i % 2} irqmode={i % 3}"
         e = finit(ko, params)
         if e:
             raise Fail(f"cycle {i}: insmod {params} failed: {name(e)}")
+        e = finit(scsi_ko, "")
+        if e:
+            raise Fail(f"cycle {i}: insmod ramlld_scsi.ko failed: {name(e)}")
         sd = wait_sd(2)
         s = i % 2
         off = (i % 200) * Dev.CHUNK
@@ -523,7 +547,7 @@ def cycles(ko, n):
         bio.zeros(off, f"cycle {i}: a discard through {sd[s]}")
         for d in (bio, mq, disk):
             d.close()
-        e = delete()
+        e = delete("ramlld_scsi") or delete()
         if e:
             raise Fail(f"cycle {i}: rmmod failed: {name(e)}")
         left = leftovers()

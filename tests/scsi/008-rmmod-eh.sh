@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: rmmod refused while an sd disk is open; resets and rmmod right after I/O with irqmode=2 (hrtimers in flight) complete every command
+# what: rmmod of the SCSI front end (ramlld_scsi) refused while an sd disk is open; resets and rmmod right after I/O with irqmode=2 (hrtimers in flight) complete every command
 # where: guest
 # requires: fio sg_reset
 # timeout: 240
@@ -9,7 +9,7 @@
 
 scsi_load mode=scsi nr_devices=2 capacity_mb=16
 exec 3< /dev/"${SD[0]}"
-if rmmod ramlld 2> /tmp/err.$$; then fail "rmmod succeeded while /dev/${SD[0]} is open"; fi
+if rmmod ramlld_scsi 2> /tmp/err.$$; then fail "rmmod succeeded while /dev/${SD[0]} is open"; fi
 grep -q "in use" /tmp/err.$$ || fail "unexpected rmmod error: $(cat /tmp/err.$$)"
 echo "ok: rmmod refused while /dev/${SD[0]} is open: $(cat /tmp/err.$$)"
 exec 3<&-
@@ -33,12 +33,12 @@ pid=$!
 # rmmod is only to be refused once fio holds the disk (sd takes a module reference on open).
 # fio runs long enough for the three attempts on a loaded TCG machine (5 s was not, once).
 for ((i = 0; i < 100; i++)); do
-	[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ] && break
+	[ "$(cat /sys/module/ramlld_scsi/refcnt)" -gt 0 ] && break
 	sleep 0.1
 done
 for i in 1 2 3; do
 	kill -0 $pid 2> /dev/null || fail "fio ended before rmmod attempt $i"
-	rmmod ramlld 2> /dev/null || refused=$((refused + 1))
+	rmmod ramlld_scsi 2> /dev/null || refused=$((refused + 1))
 	sleep 0.2
 done
 wait $pid || { ls -l /dev/sd* || true; ls /sys/class/scsi_device/*/device/block || true; dmesg | tail -n 40; fail "fio failed while rmmod was tried"; }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034,SC2154
 # compare/targets/common/ramlld.sh: what ramlld's targets share: one `mode=all` load (the same
-# stores behind the bio, blk-mq and SCSI front ends), sourced by compare/targets/ramlld-*.sh.
+# stores behind the bio, blk-mq and SCSI front ends: ramlld.ko, then the SCSI front end
+# ramlld_scsi.ko from beside it), sourced by compare/targets/ramlld-*.sh.
 # A target file is sourced again each time its target is selected: what the load learns
 # (RAMLLD_SCSI) is set by ramlld_load, not at the top of a file.
 
@@ -17,14 +18,20 @@ ramlld_load_with() {
 	local common=(nr_devices="$nluns" capacity_mb="$capacity_mb" hw_queue_depth="$depth" nr_hw_queues=0 irqmode=0 "$@")
 	# the SCSI host's depth equal to scsi_debug's max_queue (both one tag space per host)
 	if modinfo -F parm "$ko" 2> /dev/null | grep -q '^can_queue:'; then common+=(can_queue="$depth"); fi
-	if insmod "$ko" mode=all "${common[@]}" 2> /tmp/compare-insmod.err; then
-		RAMLLD_SCSI=1
-	elif insmod "$ko" mode=bio,mq "${common[@]}" 2>> /tmp/compare-insmod.err; then
-		RAMLLD_SCSI=0
-		note skip ramlld-scsi "mode=all did not load ($(tr '\n' ' ' < /tmp/compare-insmod.err)); loaded mode=bio,mq"
-	else
+	local scsi_ko d
+	scsi_ko=$(dirname "$ko")/ramlld_scsi.ko
+	if ! insmod "$ko" mode=all "${common[@]}" 2> /tmp/compare-insmod.err; then
 		note skip "$TARGET" "insmod failed: $(tr '\n' ' ' < /tmp/compare-insmod.err)"
 		return 1
+	fi
+	RAMLLD_SCSI=0
+	for d in $(modinfo -F depends "$scsi_ko" 2> /dev/null | tr , ' '); do
+		[ "$d" = ramlld ] || modprobe "$d" 2>> /tmp/compare-insmod.err || true
+	done
+	if insmod "$scsi_ko" 2>> /tmp/compare-insmod.err; then
+		RAMLLD_SCSI=1
+	else
+		note skip ramlld-scsi "ramlld_scsi.ko did not load ($(tr '\n' ' ' < /tmp/compare-insmod.err)); bio and mq only"
 	fi
 	if [ "$RAMLLD_SCSI" = 1 ] && ! wait_for 15 have_n_scsi "$nluns" RAMLLD; then
 		RAMLLD_SCSI=0
@@ -36,6 +43,9 @@ ramlld_load_with() {
 ramlld_unload() {
 	echo 0 > /sys/module/ramlld/parameters/throw_away_reads 2> /dev/null || true
 	echo 0 > /sys/module/ramlld/parameters/throw_away_writes 2> /dev/null || true
+	if [ -d /sys/module/ramlld_scsi ]; then
+		rmmod ramlld_scsi || note warn ramlld "rmmod ramlld_scsi failed"
+	fi
 	rmmod ramlld || note warn ramlld "rmmod ramlld failed"
 }
 
