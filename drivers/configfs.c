@@ -4,12 +4,13 @@
  *
  * mkdir makes a device's configuration (the module parameters' values as
  * defaults), its attributes set it, power=1 creates the device (a group of
- * one: its own store, disks and SCSI host), power=0 removes it unless one
- * of its disks is open (as rmmod refuses), rmdir removes it whatever the
- * case, as unplugging a disk would. A setting is checked whole, with every
- * other one, when written: a bad value is refused with a line naming the
- * attribute and what it allows, and changes nothing. Settings are fixed
- * while the device is powered, except the run-time ones (throw_away_*).
+ * nr_devices alike, one by default: their own stores, disks and SCSI host),
+ * power=0 removes it unless one of its disks is open (as rmmod refuses),
+ * rmdir removes it whatever the case, as unplugging a disk would. A setting
+ * is checked whole, with every other one, when written: a bad value is
+ * refused with a line naming the attribute and what it allows, and changes
+ * nothing. Settings are fixed while the device is powered, except the
+ * run-time ones (throw_away_*, eh_fail and the fault knobs).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +24,7 @@
 struct ramlld_cfs_dev {
 	struct config_group group;
 	struct ramlld_config cfg;
+	unsigned int nr_devices;	/* devices in the group power=1 makes */
 	struct ramlld_group *powered;	/* the device, NULL while power=0 */
 };
 
@@ -48,7 +50,42 @@ struct ramlld_cfs_field {
 static bool ramlld_cfs_runtime(size_t off)
 {
 	return off == offsetof(struct ramlld_config, throw_away_reads) ||
-	       off == offsetof(struct ramlld_config, throw_away_writes);
+	       off == offsetof(struct ramlld_config, throw_away_writes) ||
+	       off == offsetof(struct ramlld_config, eh_fail) ||
+	       off == offsetof(struct ramlld_config, every_nth) ||
+	       off == offsetof(struct ramlld_config, timeout_nth) ||
+	       off == offsetof(struct ramlld_config, bad_first);
+}
+
+/*
+ * Give the powered devices the run-time setting at off of cd->cfg;
+ * ramlld_lock held. The fault knobs count from the next command on.
+ */
+static int ramlld_cfs_apply(struct ramlld_cfs_dev *cd, size_t off)
+{
+	const struct ramlld_config *cfg = &cd->cfg;
+	struct ramlld_group *group = cd->powered;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; group && i < group->nr_devices; i++) {
+		struct ramlld_device *dev = group->devices[i];
+
+		if (off == offsetof(struct ramlld_config, eh_fail))
+			WRITE_ONCE(dev->eh_fail, cfg->eh_fail);
+		else if (off == offsetof(struct ramlld_config, every_nth) ||
+			 off == offsetof(struct ramlld_config, timeout_nth))
+			ramlld_faults_set_nth(dev, cfg->every_nth,
+					      cfg->timeout_nth);
+		else if (off == offsetof(struct ramlld_config, bad_first))
+			ret = ramlld_faults_set_badblocks(dev, cfg->bad_first,
+							  cfg->bad_nr) ?: ret;
+		else
+			ramlld_store_set_throw_away(dev->store,
+						    cfg->throw_away_reads,
+						    cfg->throw_away_writes);
+	}
+	return ret;
 }
 
 static ssize_t ramlld_cfs_show(struct config_item *item, char *page,
@@ -97,7 +134,7 @@ static int ramlld_cfs_check(struct ramlld_cfs_dev *cd,
 	prefix = kasprintf(GFP_KERNEL, "%s/", config_item_name(&cd->group.cg_item));
 	if (!prefix)
 		return -ENOMEM;
-	ret = ramlld_config_check(tmp, 1, prefix);
+	ret = ramlld_config_check(tmp, cd->nr_devices, prefix);
 	kfree(prefix);
 	return ret;
 }
@@ -129,10 +166,7 @@ static ssize_t ramlld_cfs_store(struct config_item *item, const char *page,
 	if (ret)
 		goto out;
 	cd->cfg = tmp;
-	if (cd->powered)
-		ramlld_store_set_throw_away(cd->powered->devices[0]->store,
-					    tmp.throw_away_reads,
-					    tmp.throw_away_writes);
+	ramlld_cfs_apply(cd, f->off);
 out:
 	mutex_unlock(&ramlld_lock);
 	return ret ? ret : count;
@@ -178,6 +212,129 @@ RAMLLD_CFS_ATTR(cmd_per_lun, RAMLLD_CFS_UINT);
 RAMLLD_CFS_ATTR(submit_queues, RAMLLD_CFS_UINT);
 RAMLLD_CFS_ATTR(throw_away_reads, RAMLLD_CFS_BOOL);
 RAMLLD_CFS_ATTR(throw_away_writes, RAMLLD_CFS_BOOL);
+RAMLLD_CFS_ATTR(shared_tags, RAMLLD_CFS_BOOL);
+RAMLLD_CFS_ATTR(rotational, RAMLLD_CFS_BOOL);
+RAMLLD_CFS_ATTR(num_tgts, RAMLLD_CFS_UINT);
+RAMLLD_CFS_ATTR(luns_per_tgt, RAMLLD_CFS_UINT);
+RAMLLD_CFS_ATTR(poll_queues, RAMLLD_CFS_UINT);
+RAMLLD_CFS_ATTR(queue_rqs, RAMLLD_CFS_BOOL);
+RAMLLD_CFS_ATTR(complete_batch, RAMLLD_CFS_BOOL);
+RAMLLD_CFS_ATTR(every_nth, RAMLLD_CFS_UINT);
+RAMLLD_CFS_ATTR(timeout_nth, RAMLLD_CFS_UINT);
+
+/* The settings that are not one number: a list or a range, parsed by name. */
+static ssize_t ramlld_cfs_text_store(struct config_item *item,
+				     const char *page, size_t count,
+				     const char *attr, size_t off)
+{
+	struct ramlld_cfs_dev *cd = to_ramlld_cfs_dev(item);
+	struct ramlld_config tmp;
+	char *name;
+	int ret;
+
+	name = kasprintf(GFP_KERNEL, "%s/%s", config_item_name(item), attr);
+	if (!name)
+		return -ENOMEM;
+	mutex_lock(&ramlld_lock);
+	tmp = cd->cfg;
+	if (off == offsetof(struct ramlld_config, eh_fail))
+		ret = ramlld_parse_eh_fail(page, &tmp.eh_fail, name);
+	else
+		ret = ramlld_faults_parse_badblocks(page, &tmp.bad_first,
+						    &tmp.bad_nr, name);
+	if (!ret) {
+		cd->cfg = tmp;
+		ret = ramlld_cfs_apply(cd, off);
+	}
+	mutex_unlock(&ramlld_lock);
+	kfree(name);
+	return ret ? ret : count;
+}
+
+static ssize_t ramlld_cfs_text_show(struct config_item *item, char *page,
+				    size_t off)
+{
+	struct ramlld_cfs_dev *cd = to_ramlld_cfs_dev(item);
+	ssize_t n;
+
+	mutex_lock(&ramlld_lock);
+	if (off == offsetof(struct ramlld_config, eh_fail))
+		n = ramlld_eh_fail_format(page, PAGE_SIZE, cd->cfg.eh_fail);
+	else
+		n = ramlld_faults_format_badblocks(page, PAGE_SIZE,
+						   cd->cfg.bad_first,
+						   cd->cfg.bad_nr);
+	mutex_unlock(&ramlld_lock);
+	return n;
+}
+
+static ssize_t ramlld_cfs_eh_fail_show(struct config_item *item, char *page)
+{
+	return ramlld_cfs_text_show(item, page,
+				    offsetof(struct ramlld_config, eh_fail));
+}
+
+static ssize_t ramlld_cfs_eh_fail_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	return ramlld_cfs_text_store(item, page, count, "eh_fail",
+				     offsetof(struct ramlld_config, eh_fail));
+}
+
+CONFIGFS_ATTR(ramlld_cfs_, eh_fail);
+
+static ssize_t ramlld_cfs_badblocks_show(struct config_item *item, char *page)
+{
+	return ramlld_cfs_text_show(item, page,
+				    offsetof(struct ramlld_config, bad_first));
+}
+
+static ssize_t ramlld_cfs_badblocks_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	return ramlld_cfs_text_store(item, page, count, "badblocks",
+				     offsetof(struct ramlld_config, bad_first));
+}
+
+CONFIGFS_ATTR(ramlld_cfs_, badblocks);
+
+static ssize_t ramlld_cfs_nr_devices_show(struct config_item *item, char *page)
+{
+	return sprintf(page, "%u\n", READ_ONCE(to_ramlld_cfs_dev(item)->nr_devices));
+}
+
+/* Devices in the group (its SCSI host's LUNs, its shared tag set's users). */
+static ssize_t ramlld_cfs_nr_devices_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	struct ramlld_cfs_dev *cd = to_ramlld_cfs_dev(item);
+	const char *name = config_item_name(item);
+	unsigned int nr, old;
+	int ret = 0;
+
+	if (kstrtouint(page, 0, &nr) || nr < 1 || nr > RAMLLD_MAX_DEVICES) {
+		pr_err("%s/nr_devices=%.*s is invalid: allowed 1-%u\n", name,
+		       (int)strcspn(page, "\n"), page, RAMLLD_MAX_DEVICES);
+		return -EINVAL;
+	}
+	mutex_lock(&ramlld_lock);
+	if (cd->powered) {
+		pr_err("%s/nr_devices cannot change while the device is powered: write 0 to power first\n",
+		       name);
+		ret = -EBUSY;
+		goto out;
+	}
+	old = cd->nr_devices;
+	cd->nr_devices = nr;
+	ret = ramlld_cfs_check(cd, &cd->cfg);
+	if (ret)
+		cd->nr_devices = old;
+out:
+	mutex_unlock(&ramlld_lock);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(ramlld_cfs_, nr_devices);
 
 static ssize_t ramlld_cfs_mode_show(struct config_item *item, char *page)
 {
@@ -244,7 +401,7 @@ static ssize_t ramlld_cfs_power_store(struct config_item *item,
 		ramlld_scsi_request();
 	mutex_lock(&ramlld_lock);
 	if (on && !cd->powered) {
-		group = ramlld_group_create(&cd->cfg, 1);
+		group = ramlld_group_create(&cd->cfg, cd->nr_devices);
 		if (IS_ERR(group))
 			ret = PTR_ERR(group);
 		else
@@ -265,17 +422,24 @@ static ssize_t ramlld_cfs_power_store(struct config_item *item,
 
 CONFIGFS_ATTR(ramlld_cfs_, power);
 
-/* The device index (disks ramlld<index>, ramlldmq<index>), -1 while off. */
+/*
+ * The device indexes (disks ramlld<index>, ramlldmq<index>), one per device
+ * of the group, space-separated; -1 while off.
+ */
 static ssize_t ramlld_cfs_index_show(struct config_item *item, char *page)
 {
 	struct ramlld_cfs_dev *cd = to_ramlld_cfs_dev(item);
-	int index = -1;
+	unsigned int i;
+	int n = 0;
 
 	mutex_lock(&ramlld_lock);
-	if (cd->powered)
-		index = cd->powered->devices[0]->index;
+	for (i = 0; cd->powered && i < cd->powered->nr_devices; i++)
+		n += scnprintf(page + n, PAGE_SIZE - n, "%s%u", i ? " " : "",
+			       cd->powered->devices[i]->index);
 	mutex_unlock(&ramlld_lock);
-	return sprintf(page, "%d\n", index);
+	if (!n)
+		n = scnprintf(page, PAGE_SIZE, "-1");
+	return n + scnprintf(page + n, PAGE_SIZE - n, "\n");
 }
 
 CONFIGFS_ATTR_RO(ramlld_cfs_, index);
@@ -312,6 +476,18 @@ static struct configfs_attribute *ramlld_cfs_attrs[] = {
 	&ramlld_cfs_attr_submit_queues,
 	&ramlld_cfs_attr_throw_away_reads,
 	&ramlld_cfs_attr_throw_away_writes,
+	&ramlld_cfs_attr_shared_tags,
+	&ramlld_cfs_attr_rotational,
+	&ramlld_cfs_attr_num_tgts,
+	&ramlld_cfs_attr_luns_per_tgt,
+	&ramlld_cfs_attr_poll_queues,
+	&ramlld_cfs_attr_queue_rqs,
+	&ramlld_cfs_attr_complete_batch,
+	&ramlld_cfs_attr_eh_fail,
+	&ramlld_cfs_attr_every_nth,
+	&ramlld_cfs_attr_timeout_nth,
+	&ramlld_cfs_attr_badblocks,
+	&ramlld_cfs_attr_nr_devices,
 	&ramlld_cfs_attr_power,
 	&ramlld_cfs_attr_index,
 	&ramlld_cfs_attr_scsi_host,
@@ -344,6 +520,7 @@ static struct config_group *ramlld_cfs_make_group(struct config_group *parent,
 	mutex_lock(&ramlld_lock);
 	ramlld_config_defaults(&cd->cfg);
 	mutex_unlock(&ramlld_lock);
+	cd->nr_devices = 1;
 	config_group_init_type_name(&cd->group, name, &ramlld_cfs_dev_type);
 	return &cd->group;
 }

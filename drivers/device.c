@@ -167,35 +167,83 @@ int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
 	return 0;
 }
 
-int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name)
+/*
+ * A comma list of names (blanks around each ignored, a newline ends the
+ * list) into the OR of their bits (BIT(i) without bits); "" gives 0. The
+ * one parser of mode= and eh_fail=: -EINVAL for an unknown or empty name.
+ */
+static int ramlld_parse_list(const char *val, const char * const *names,
+			     const unsigned long *bits, unsigned int n,
+			     unsigned long *out)
 {
-	char buf[64], *s, *tok;
-	unsigned int m = 0;
+	size_t len = val ? strcspn(val, "\n") : 0;
+	unsigned long m = 0;
+	char buf[96], *s, *tok;
+	int i;
 
-	if (!arg || strscpy(buf, arg, sizeof(buf)) < 0)
-		goto bad;
+	if (!val || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, val, len);
+	buf[len] = '\0';
 	s = buf;
 	while ((tok = strsep(&s, ",")) != NULL) {
 		tok = strim(tok);
-		if (!strcmp(tok, "bio") || !strcmp(tok, "block"))
-			m |= RAMLLD_MODE_BIO;
-		else if (!strcmp(tok, "mq"))
-			m |= RAMLLD_MODE_MQ;
-		else if (!strcmp(tok, "scsi"))
-			m |= RAMLLD_MODE_SCSI;
-		else if (!strcmp(tok, "all"))
-			m |= RAMLLD_MODE_ALL;
-		else
-			goto bad;
+		if (!*tok && !s && !m)
+			break;		/* "": none */
+		i = match_string(names, n, tok);
+		if (i < 0)
+			return -EINVAL;
+		m |= bits ? bits[i] : BIT(i);
 	}
-	if (m) {
+	*out = m;
+	return 0;
+}
+
+static const char * const ramlld_mode_names[] = {
+	"bio", "block", "mq", "scsi", "all",
+};
+
+static const unsigned long ramlld_mode_bits[ARRAY_SIZE(ramlld_mode_names)] = {
+	RAMLLD_MODE_BIO, RAMLLD_MODE_BIO, RAMLLD_MODE_MQ, RAMLLD_MODE_SCSI,
+	RAMLLD_MODE_ALL,
+};
+
+int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name)
+{
+	unsigned long m;
+
+	if (!ramlld_parse_list(arg, ramlld_mode_names, ramlld_mode_bits,
+			       ARRAY_SIZE(ramlld_mode_names), &m) && m) {
 		*modes = m;
 		return 0;
 	}
-bad:
 	pr_err("%s=%.*s is invalid: allowed are bio (alias block), mq, scsi, all, or a comma list of them\n",
-	       name, arg ? (int)strcspn(arg, "\n") : 6, arg ? arg : "(null)");
+	       name, arg ? (int)min_t(size_t, strcspn(arg, "\n"), 96) : 6,
+	       arg ? arg : "(null)");
 	return -EINVAL;
+}
+
+int ramlld_parse_eh_fail(const char *val, unsigned long *eh_fail,
+			 const char *name)
+{
+	if (!ramlld_parse_list(val, ramlld_scsi_eh_names, NULL, RAMLLD_EH_COUNT,
+			       eh_fail))
+		return 0;
+	pr_err("%s=%.*s is invalid: allowed a comma list of abort, device_reset, target_reset, bus_reset, host_reset, or an empty string\n",
+	       name, val ? (int)min_t(size_t, strcspn(val, "\n"), 96) : 6,
+	       val ? val : "(null)");
+	return -EINVAL;
+}
+
+int ramlld_eh_fail_format(char *buf, size_t size, unsigned long eh_fail)
+{
+	int i, n = 0;
+
+	for (i = 0; i < RAMLLD_EH_COUNT; i++)
+		if (eh_fail & BIT(i))
+			n += scnprintf(buf + n, size - n, "%s%s", n ? "," : "",
+				       ramlld_scsi_eh_names[i]);
+	return n + scnprintf(buf + n, size - n, "\n");
 }
 
 int ramlld_modes_format(char *buf, size_t size, unsigned int modes)

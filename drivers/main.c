@@ -166,47 +166,21 @@ static void ramlld_apply_eh_fail(struct ramlld_device *dev, void *arg)
 static int ramlld_param_set_eh_fail(const char *val,
 				    const struct kernel_param *kp)
 {
-	size_t len = val ? strcspn(val, "\n") : 0;
-	unsigned long bits = 0;
-	char buf[96], *s, *tok;
-	int i;
+	unsigned long bits;
 
-	if (!val || len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, val, len);
-	buf[len] = '\0';
-	s = buf;
-	while ((tok = strsep(&s, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok && !s && !bits)
-			break;		/* "": none */
-		i = match_string(ramlld_scsi_eh_names, RAMLLD_EH_COUNT, tok);
-		if (i < 0)
-			goto bad;
-		bits |= BIT(i);
-	}
-	WRITE_ONCE(ramlld_params.eh_fail, bits);
+	if (ramlld_parse_eh_fail(val, &bits, kp->name))
+		return -EINVAL;
 	mutex_lock(&ramlld_lock);
+	WRITE_ONCE(ramlld_params.eh_fail, bits);
 	ramlld_devices_apply(ramlld_apply_eh_fail, NULL);
 	mutex_unlock(&ramlld_lock);
 	return 0;
-bad:
-	pr_err("eh_fail=%.*s is invalid: allowed a comma list of abort, device_reset, target_reset, bus_reset, host_reset, or an empty string\n",
-	       (int)min_t(size_t, len, 96), val ? val : "");
-	return -EINVAL;
 }
 
 static int ramlld_param_get_eh_fail(char *buf, const struct kernel_param *kp)
 {
-	unsigned long bits = READ_ONCE(ramlld_params.eh_fail);
-	int i, n = 0;
-
-	for (i = 0; i < RAMLLD_EH_COUNT; i++)
-		if (bits & BIT(i))
-			n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s",
-				       n ? "," : "", ramlld_scsi_eh_names[i]);
-	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
-	return n;
+	return ramlld_eh_fail_format(buf, PAGE_SIZE,
+				     READ_ONCE(ramlld_params.eh_fail));
 }
 
 static const struct kernel_param_ops ramlld_eh_fail_ops = {

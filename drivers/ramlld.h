@@ -94,6 +94,14 @@ int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
  * -EINVAL and *modes unchanged.
  */
 int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name);
+/*
+ * Parse eh_fail ("abort,bus_reset", "" for none) into BIT(RAMLLD_EH_*)
+ * bits; on a bad one, a pr_err naming it as name, -EINVAL and *eh_fail
+ * unchanged. The format: the same list and a newline; its length.
+ */
+int ramlld_parse_eh_fail(const char *val, unsigned long *eh_fail,
+			 const char *name);
+int ramlld_eh_fail_format(char *buf, size_t size, unsigned long eh_fail);
 /* modes as "bio,mq,scsi" and a newline, at most size bytes; its length. */
 int ramlld_modes_format(char *buf, size_t size, unsigned int modes);
 /* A configfs device's first configuration: the module parameters' values. */

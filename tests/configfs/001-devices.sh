@@ -5,36 +5,13 @@
 # requires: fio cmp
 # timeout: 400
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/configfs/configfs-lib.bash"
 
-CFS=/sys/kernel/config/ramlld
 need_modules sd_mod
 ramlld_load mode=bio capacity_mb=4
-if ! mountpoint -q /sys/kernel/config; then
-	mount -t configfs none /sys/kernel/config || fail "cannot mount configfs"
-fi
-[ -d "$CFS" ] || fail "$CFS missing after loading ramlld"
+configfs_mount
 expect_eq "load-time device" "ramlld: device 0: 4 MiB, 512-byte sectors, disks: ramlld0" \
 	"$(dmesg | grep -o 'ramlld: device 0: .*' | tail -n 1)"
-
-# set DIR ATTR VALUE: write one attribute, failing the test if it is refused
-set_attr() {
-	echo "$3" > "$CFS/$1/$2" || fail "writing $3 to $1/$2 was refused: $(dmesg | tail -n 2)"
-}
-
-# refused DIR ATTR VALUE ERRNO-TEXT LOG-PATTERN: the write fails, the log names the attribute,
-# the value reads back unchanged
-refused() {
-	local dir=$1 attr=$2 val=$3 err=$4 pat=$5 before out
-	before=$(cat "$CFS/$dir/$attr")
-	dmesg -C
-	if out=$( (echo "$val" > "$CFS/$dir/$attr") 2>&1); then
-		fail "$dir/$attr=$val was accepted"
-	fi
-	grep -q "$err" <<< "$out" || fail "$dir/$attr=$val: expected '$err', got: $out"
-	dmesg | grep -q "ramlld: $pat" || fail "$dir/$attr=$val: no log line matching '$pat': $(dmesg | tail -n 2)"
-	expect_eq "$dir/$attr after the refused $val" "$before" "$(cat "$CFS/$dir/$attr")"
-	echo "ok: $dir/$attr=$val refused: $(dmesg | grep -o "ramlld: $pat.*" | head -n 1)"
-}
 
 # bad values on a device that is not powered: refused, nothing created
 mkdir "$CFS/c"
