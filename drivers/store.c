@@ -341,7 +341,9 @@ int ramlld_store_rw_bio(struct ramlld_store *store, struct bio *bio, u64 pos,
 
 	if (unlikely(!ramlld_store_range_ok(store, pos, bio->bi_iter.bi_size)))
 		return -EINVAL;
-	if (ramlld_store_throw_away(store, write))
+	/* A flush is an empty write: no bi_io_vec to look at. */
+	if (unlikely(!bio->bi_iter.bi_size) ||
+	    ramlld_store_throw_away(store, write))
 		return 0;
 	/*
 	 * From bi_iter: a split or cloned bio starts inside a shared
