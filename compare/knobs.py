@@ -40,6 +40,22 @@ LOAD_ARGS = ["mode=all", "capacity_mb=256", "prealloc=1", "irqmode=1", "irq_cpus
 FLOOR_PCT = {"icount": 1.0, "host": 10.0}
 
 
+def config_names():
+    return [c[0] for c in configs()]
+
+
+def pick(names):
+    """The configurations named (a list of names; None or [] for all), in table order; a
+    ValueError names a bad one and the allowed names."""
+    if not names:
+        return configs()
+    bad = [n for n in names if n not in config_names()]
+    if bad:
+        raise ValueError(f"bad configuration '{bad[0]}' (allowed: " + ", ".join(config_names())
+                         + ")")
+    return [c for c in configs() if c[0] in names]
+
+
 def configs():
     """(name, base, knob settings, irq_cpus) in table order."""
     out = []
@@ -86,6 +102,35 @@ def busy_jiffies():
     f = read("/proc/stat").splitlines()[0].split()[1:]
     user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in f[:8])
     return user + nice + system + irq + softirq + steal
+
+
+def sched_counters():
+    """System-wide counts that say how a completion reached its waiter: context switches
+    (/proc/stat ctxt), runs of the ksoftirqd threads (their context switches), BLOCK softirqs
+    (/proc/softirqs) and the function-call and irq_work IPIs (/proc/interrupts CAL, IWI)."""
+    out = {"ctxt": 0, "ksoftirqd": 0, "block_softirq": 0, "ipi_cal": 0, "ipi_iwi": 0}
+    for line in read("/proc/stat").splitlines():
+        if line.startswith("ctxt "):
+            out["ctxt"] = int(line.split()[1])
+    for line in read("/proc/softirqs").splitlines():
+        if line.split()[:1] == ["BLOCK:"]:
+            out["block_softirq"] = sum(int(x) for x in line.split()[1:])
+    for line in read("/proc/interrupts").splitlines():
+        f = line.split()
+        key = {"CAL:": "ipi_cal", "IWI:": "ipi_iwi"}.get(f[0] if f else "")
+        if key:
+            out[key] = sum(int(x) for x in f[1:1 + os.cpu_count()] if x.isdigit())
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            status = read(f"/proc/{pid}/status")
+        except OSError:
+            continue
+        if not re.search(r"^Name:\s+ksoftirqd/", status, re.M):
+            continue
+        out["ksoftirqd"] += sum(int(x) for x in re.findall(r"ctxt_switches:\s+(\d+)", status))
+    return out
 
 
 def apply(disk, settings):
@@ -138,9 +183,9 @@ def cache_groups():
 
 
 def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
-    c0, j0 = counters(), busy_jiffies()
+    c0, j0, s0 = counters(), busy_jiffies(), sched_counters()
     ios, iops = run_workload(top, workload, "/dev/" + disk, runtime, procs_per_cpu)
-    c1, j1 = counters(), busy_jiffies()
+    c1, j1, s1 = counters(), busy_jiffies(), sched_counters()
     hz = os.sysconf("SC_CLK_TCK")
     per_cpu = {}
     if fe:
@@ -149,7 +194,9 @@ def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
                             for k in ("irq", "done")}
     return {"ios": ios, "iops": iops,
             "cpu_us_per_io": (j1 - j0) * 1e6 / hz / ios if ios else None,
-            "per_cpu": per_cpu}
+            "per_cpu": per_cpu,
+            # whole-system counts over the run (the workload's own processes included)
+            "per_io": {k: (s1[k] - s0[k]) / ios if ios else None for k in s0}}
 
 
 def find_sd():
@@ -163,8 +210,10 @@ def find_sd():
 
 
 def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topology="",
-            log=sys.stdout):
-    """The whole table in this (guest's) kernel, into OUT/knobs.jsonl."""
+            log=sys.stdout, only=None):
+    """The whole table (or the configurations named in only) in this (guest's) kernel, into
+    OUT/knobs.jsonl."""
+    chosen = pick(only)
     # the SCSI front end is its own module, beside ramlld.ko
     scsi_ko = os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
     for dep in sh(["modinfo", "-F", "depends", ko, scsi_ko]).strip().replace("\n", ",").split(","):
@@ -184,6 +233,7 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
                              "clock": os.environ.get("RAMLLD_CLOCK", "host"),
                              "qemu": os.environ.get("RAMLLD_QEMU", ""),
                              "llc_groups": cache_groups(),
+                             "configs": [c[0] for c in chosen],
                              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
             out.write(json.dumps(meta) + "\n")
             for rep in range(repeats):
@@ -193,8 +243,8 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
                     out.write(json.dumps(r) + "\n")
                     # the defaults and the baseline once more at the end: with one repeat, how
                     # far two runs of one cell are apart (SMP on the exact clock is not exact)
-                    again = [configs()[0]] if repeats == 1 else []
-                    for name, base, settings, irq_cpus in configs() + again:
+                    again = [chosen[0]] if repeats == 1 else []
+                    for name, base, settings, irq_cpus in chosen + again:
                         write(f"{PARAMS}/irq_cpus", irq_cpus)
                         for fe, disk in disks.items():
                             apply(disk, settings)
@@ -226,6 +276,17 @@ def fmt_counters(per_cpu):
     irq = "/".join(str(per_cpu[c]["irq"]) for c in sorted(per_cpu, key=int))
     done = "/".join(str(per_cpu[c]["done"]) for c in sorted(per_cpu, key=int))
     return f"{irq} \\| {done}"
+
+
+PER_IO = ("ctxt", "ksoftirqd", "block_softirq", "ipi_cal", "ipi_iwi")
+
+
+def fmt_per_io(run):
+    """A run's per-I/O counts in PER_IO order ("-" for a run recorded before they were)."""
+    p = run.get("per_io")
+    if not p:
+        return "-"
+    return "/".join("-" if p.get(k) is None else f"{p[k]:.2f}" for k in PER_IO)
 
 
 def pct(s):
@@ -320,7 +381,9 @@ def markdown(out_dir, level="##"):
                 "mq / sd"]
         head += (["instr./I/O mq", "instr./I/O sd"] if exact else ["CPU µs/IO mq", "CPU µs/IO sd"])
         head += ["read back mq; sd (rq_affinity scheduler add_random nr_requests)",
-                 "mq interrupts \\| completions per CPU", "sd interrupts \\| completions per CPU"]
+                 "mq interrupts \\| completions per CPU", "sd interrupts \\| completions per CPU",
+                 "per I/O mq; sd: context switches / ksoftirqd runs / BLOCK softirqs / "
+                 "call IPIs / irq_work IPIs"]
         L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for name, _, _, _ in configs():
             mq, sd = cells.get((name, "mq")), cells.get((name, "scsi"))
@@ -336,7 +399,8 @@ def markdown(out_dir, level="##"):
                  f"{sd['iops']:,.0f} ({pct(sd['spread'])})", f"{bio[0] / sd['iops']:.3f}",
                  f"{mq['iops'] / sd['iops']:.3f}"] + cost
                 + [rb, fmt_counters(mq["runs"][-1]["per_cpu"]),
-                   fmt_counters(sd["runs"][-1]["per_cpu"])]) + " |")
+                   fmt_counters(sd["runs"][-1]["per_cpu"]),
+                   f"{fmt_per_io(mq['runs'][-1])}; {fmt_per_io(sd['runs'][-1])}"]) + " |")
         L.append("")
         # seed 001's question: the block-vs-SCSI gap (bio / sd) knob by knob
         d, s1 = cells.get(("default", "scsi")), cells.get(("seed-001", "scsi"))
@@ -386,7 +450,15 @@ def main(argv):
     ap.add_argument("--procs-per-cpu", type=int, default=20, help="dd per CPU (default 20)")
     ap.add_argument("--workloads", default="dd,qd32", help="comma list of dd, qd32")
     ap.add_argument("--topology", default="", help="the guest's topology, for the report")
+    ap.add_argument("--configs", default="",
+                    help="comma list of configurations (default all: " + ", ".join(config_names())
+                    + ")")
     a = ap.parse_args(argv)
+    only = [c for c in a.configs.split(",") if c]
+    try:
+        pick(only)
+    except ValueError as e:
+        ap.error(f"--configs: {e}")
     wl = a.workloads.split(",")
     for w in wl:
         if w not in ("dd", "qd32"):
@@ -394,7 +466,8 @@ def main(argv):
     for n in ("runtime", "repeats", "procs_per_cpu"):
         if getattr(a, n) < 1:
             ap.error(f"--{n.replace('_', '-')}: bad value {getattr(a, n)} (allowed: >= 1)")
-    measure(a.out, a.top, a.ko, a.runtime, a.repeats, a.procs_per_cpu, wl, a.topology)
+    measure(a.out, a.top, a.ko, a.runtime, a.repeats, a.procs_per_cpu, wl, a.topology,
+            only=only)
     return 0
 
 

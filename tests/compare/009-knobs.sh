@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them); --configs picks configurations and refuses a bad name, naming the allowed ones
+# where: host
+# requires: python3
+. "$TOP/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+python3 - "$TOP/compare" "$dir" << 'EOF' || fail "knobs.py's table"
+import json, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import knobs
+
+root = sys.argv[2]
+meta = {"load": knobs.LOAD_ARGS, "kernel": "6.1.0-57-amd64", "cpus": 2, "runtime": 1,
+        "repeats": 1, "procs_per_cpu": 4, "topology": "", "clock": "icount", "qemu": "10.0.13",
+        "llc_groups": ["0-1"]}
+per_cpu = {"0": {"irq": 10, "done": 6}, "1": {"irq": 0, "done": 4}}
+settings = {"rq_affinity": "2", "scheduler": "none", "add_random": "0", "nr_requests": "64",
+            "iostats": "1"}
+rows = [{"workload": "dd", "path": "bio", "config": "baseline", "iops": 200000.0, "ios": 200000,
+         "cpu_us_per_io": 1.0, "per_cpu": {}}]
+# seed-001: 100,000 IOPS on mq, 80,000 on sd; per-submitter 50,000 and 40,000, each with a
+# ksoftirqd run per I/O; the sd seed-001 run has no per_io (an older run)
+for cfg, mq, sd, ks in (("seed-001", 100000.0, 80000.0, 0.0),
+                        ("seed-001 per-submitter", 50000.0, 40000.0, 1.0)):
+    for path, iops in (("mq", mq), ("scsi", sd)):
+        r = {"workload": "dd", "path": path, "config": cfg, "base": "seed-001", "iops": iops,
+             "ios": int(iops), "cpu_us_per_io": 2.0, "per_cpu": per_cpu, "settings": settings,
+             "per_io": {"ctxt": 2.0 + ks, "ksoftirqd": ks, "block_softirq": 1.0,
+                        "ipi_cal": 0.25, "ipi_iwi": 0.5}}
+        if cfg == "seed-001" and path == "scsi":
+            del r["per_io"]
+        rows.append(r)
+with open(root + "/knobs.jsonl", "w") as f:
+    f.write(json.dumps({"meta": meta}) + "\n")
+    for r in rows:
+        f.write(json.dumps(r) + "\n")
+text = "\n".join(knobs.markdown(root))
+for want in ("| seed-001 | 100,000 (-) | 80,000 (-) | 2.500 | 1.250 | 10,000 | 12,500 |",
+             "| seed-001 per-submitter | 50,000 (-) | 40,000 (-) | 5.000 | 1.250 | 20,000 | 25,000 |",
+             "2.00/0.00/1.00/0.25/0.50; -",
+             "3.00/1.00/1.00/0.25/0.50; 3.00/1.00/1.00/0.25/0.50",
+             "context switches / ksoftirqd runs / BLOCK softirqs / call IPIs / irq_work IPIs"):
+    if want not in text:
+        sys.exit(f"the table lacks {want!r}:\n{text}")
+    print(f"ok: {want}")
+# --configs: picked in table order, a bad name refused with the allowed ones
+got = [c[0] for c in knobs.pick(["seed-001 per-submitter", "default"])]
+if got != ["default", "seed-001 per-submitter"]:
+    sys.exit(f"pick gave {got}")
+if len(knobs.pick([])) != 12:
+    sys.exit("pick([]) is not all 12 configurations")
+try:
+    knobs.pick(["seed-002"])
+    sys.exit("pick accepted seed-002")
+except ValueError as e:
+    if "'seed-002'" not in str(e) or "seed-001 per-submitter" not in str(e):
+        sys.exit(f"pick's error names neither the bad nor the allowed: {e}")
+print("ok: pick")
+EOF
+
+run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
+expect_in "knob-table refuses a bad configuration" "--configs: bad configuration 'seed-002' (allowed: default, default rq_affinity=0"
+run_rc 2 python3 "$TOP/compare/knobs.py" --out "$dir/x" --top "$TOP" --ko /nonexistent --configs "seed 001"
+expect_in "knobs.py refuses a bad configuration" "--configs: bad configuration 'seed 001' (allowed:"
+[ ! -e "$dir/x" ] || fail "a refused knobs.py made its results folder"
+echo "ok: the knob table's arithmetic and --configs"
