@@ -20,13 +20,14 @@ import re
 import statistics
 import sys
 
-from seeds import fmt, pm  # one number format for the whole report
+from seeds import EXACT_AGREE_PCT, fmt, pm  # one number format for the whole report
 
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
            "cpu_us_per_io_fio", "cpu_us_per_io_stat", "instr_per_io", "instr_per_io_stat"]
-# On the exact clock (tools/vm/run --clock icount) a cell's runs must agree within this (%).
-DETERMINISM_PCT = 0.5
+# On the exact clock (tools/vm/run --clock icount) a cell's runs must agree within this (%):
+# one constant with the seed verdicts' determinism check.
+DETERMINISM_PCT = EXACT_AGREE_PCT
 QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
               "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -515,7 +516,7 @@ def build(root):
             "profiles": profiles, "exact": exact, "clock": clock_text(meta),
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
             "midlayer_fio": midlayer_fio, "bench": bench,
-            "seeds": seeds.sections(root, cells, idx),
+            "seeds": seeds.sections(root, cells, idx, exact, clock_text(meta)),
             "ladder": ladder.section(root, idx, tmeta, exact),
             # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it
             "knobs": knobs.markdown(os.path.join(root, "knobs"))}, idx
@@ -787,8 +788,7 @@ def report_md(res, idx, plots):
                      "shared by both, could close it.")
             L.append("")
     import seeds
-    L += seeds.markdown(res["seeds"], "exact instruction clock (icount)"
-                        if meta.get("clock") == "icount" else "guest's clock (host time under TCG)")
+    L += seeds.markdown(res["seeds"])
     L += res["knobs"]
     import ladder
     L += ladder.markdown(res["ladder"], res["notes"])

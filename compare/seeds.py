@@ -23,12 +23,75 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
 # "reproduced" also when the measured ratio is within this factor of the post's
 TOLERANCE = 0.15
 VERDICT_RULE = (
-    "Verdict rule: the measured ratio's 95 % interval is mean ± t·sd/√n (Student's t, n the "
-    "fewer repeats of the two cells, sd propagated from both cells' sample deviations). An "
-    "interval holding 1.0 (no difference beyond the spread) or a ratio on the other side of 1.0 "
-    f"is **not reproduced**; the same direction with the post's ratio inside the interval or "
-    f"within ±{TOLERANCE:.0%} of it is **reproduced**; the same direction at another size is "
-    "**changed since** (the effect is there, the kernel moved its size).")
+    "Verdict rule on the host's clock: the measured ratio's 95 % interval is mean ± t·sd/√n "
+    "(Student's t, n the fewer repeats of the two cells, sd propagated from both cells' sample "
+    "deviations). An interval holding 1.0 (no difference beyond the spread) or a ratio on the "
+    f"other side of 1.0 is **not reproduced**; the same direction with the post's ratio inside "
+    f"the interval or within ±{TOLERANCE:.0%} of it is **reproduced**; the same direction at "
+    "another size is **changed since** (the effect is there, the kernel moved its size).")
+# On the exact clock (QEMU -icount: a run's IOPS are an instruction count) every figure behind
+# a ratio must have at least two runs within this % of their mean (docs/clock.md's check;
+# report.py's DETERMINISM_PCT is this constant). Runs that agree make the spread meaningless
+# for a t interval (it measures the clock's determinism, not a sampling error), so the ratio
+# itself is compared with the post's band; runs that do not agree decide nothing.
+EXACT_AGREE_PCT = 0.5
+# A ratio of two figures each within EXACT_AGREE_PCT of its runs' mean is known to within
+# about twice that: closer than this to 1.0 is no difference.
+EXACT_NO_DIFFERENCE = 2 * EXACT_AGREE_PCT / 100
+VERDICT_RULE_EXACT = (
+    "Verdict rule on the exact clock (icount): a figure's runs are a determinism check, not a "
+    f"sample: each figure behind a ratio needs two runs or more within {EXACT_AGREE_PCT} % of "
+    "their mean, else the verdict is **not exact** (nothing decided; which runs differed is "
+    "said). A ratio within "
+    f"{EXACT_NO_DIFFERENCE:.0%} of 1.0 (the two figures' own agreement) or on the other side of "
+    "1.0 from the post's is **not reproduced**; inside the post's band it is **reproduced**; the "
+    "same direction outside it is **changed since**. The band is the post's own precision: its "
+    "claim read to the last digit the post gave (\"2x\": 1.5-2.5; \"~30 %\": 1.25-1.35; \"about "
+    "9 %\": 1.085-1.095), widened to every ratio of the post's own figures for that claim (its "
+    "four jobs, its two read-aheads, its two mixes): the post measured on other hardware and "
+    "kernels with a host clock, so no closer agreement than what it printed can be asked for.")
+
+
+# The post's band per claim (the exact clock's rule above): (lo, hi, why).
+BANDS = {
+    "000": (1185 / 944, 1175 / 928, "its two mixes: 1185K / 944K and 1175K / 928K"),
+    "001": (1.5, 2.5, "\"a factor of 2x\", read to the digit it gave (2x against its 3x)"),
+    "001-fakerw-lld": (215.5 / 190.5, 216.5 / 189.5, "~216K / ~190K, each to 1K"),
+    "001-fakerw-rw": (799.5 / 651.5, 800.5 / 650.5, "about 800K / 651K, each to 1K"),
+    "002": (1.25, 1.35, "\"~30 %\" to the 10 %; its 1.29x and 1.32x inside"),
+    "003": (24.014 / 22.028, 184 / 167, "its two 4k tests, 1.090x and 1.102x"),
+    "004": (1.083, 1.107, "\"about 9 %\" (1.085-1.095), widened to its four jobs' 1.083-1.107"),
+}
+
+
+def band_of(key):
+    return BANDS[key][:2]
+
+
+def agreement(figures):
+    """The exact clock's determinism check of the figures behind a ratio: figures is a list of
+    (label, [value per run]). Worst spread (max - min, % of the mean) over the figures; ok when
+    every figure has two runs or more within EXACT_AGREE_PCT, None when one has a single run
+    (not checked), False when runs differ beyond it."""
+    worst, what, ok = 0.0, [], True
+    for label, xs in figures:
+        xs = [x for x in xs if x]
+        if len(xs) < 2:
+            what.append(f"{label}: {len(xs)} run(s), not checked")
+            ok = None if ok else ok
+            continue
+        pct = (max(xs) - min(xs)) * 100 / statistics.fmean(xs)
+        worst = max(worst, pct)
+        if pct > EXACT_AGREE_PCT:
+            ok = False
+            what.append(f"{label}: " + " vs ".join(fmt(x) for x in xs) + f" ({pct:.2f} % apart)")
+    return {"pct": worst, "ok": ok, "what": "; ".join(what)}
+
+
+def cell_agreement(cells, metric="iops"):
+    """agreement() of cells' runs on metric (cells as report.py's aggregate() makes them)."""
+    return agreement([(f"{c['target']} {c['section']}", [r.get(metric) for r in c["runs"]])
+                      for c in cells if c])
 
 
 # ---------------------------------------------------------------- numbers
@@ -69,31 +132,56 @@ def interval95(r, sd, n):
     return r - half, r + half
 
 
-def verdict(r, sd, n, claim):
-    """reproduced / not reproduced / changed since, for a measured ratio r ± sd (n repeats)
-    against the post's ratio claim (> 1 or < 1: the direction the post found)."""
+def verdict(r, sd, n, claim, band=None, agree=None):
+    """reproduced / not reproduced / changed since (/ not exact), for a measured ratio r ± sd
+    (n repeats) against the post's ratio claim (> 1 or < 1: the direction the post found).
+    agree None: the host's clock, Student's t rule. agree an agreement() dict: the exact clock,
+    r itself against band (lo, hi), the post's own precision."""
+    v = {"category": "not measured", "r": r, "sd": sd, "lo": None, "hi": None, "n": n,
+         "claim": claim, "exact": agree is not None, "band": band, "agree": agree}
     if r is None:
-        return {"category": "not measured", "r": None, "sd": None, "lo": None, "hi": None,
-                "n": n, "claim": claim}
+        return v
+    up = claim > 1
+    if agree is not None:
+        blo, bhi = band if band else (claim, claim)
+        if agree["ok"] is not True:
+            v["category"] = "not exact"
+        elif abs(r - 1.0) <= EXACT_NO_DIFFERENCE or (r > 1) != up:
+            v["category"] = "not reproduced"
+        else:
+            v["category"] = "reproduced" if blo <= r <= bhi else "changed since"
+        return v
     lo, hi = interval95(r, sd, n)
     if lo is None:
         lo = hi = r
-    up = claim > 1
     if lo <= 1.0 <= hi or (r > 1) != up:
         cat = "not reproduced"
     elif lo <= claim <= hi or abs(r / claim - 1) <= TOLERANCE:
         cat = "reproduced"
     else:
         cat = "changed since"
-    return {"category": cat, "r": r, "sd": sd, "lo": lo, "hi": hi, "n": n, "claim": claim}
+    v.update(category=cat, lo=lo, hi=hi)
+    return v
 
 
 def verdict_text(v, what, claim_text):
     if v["r"] is None:
         return f"**Verdict: not measured** — {what}: no cells in this run (see Notes)."
+    if v["exact"]:
+        a = v["agree"]
+        blo, bhi = v["band"] or (v["claim"], v["claim"])
+        head = f"**Verdict: {v['category']}** — {what}: **{fmt(v['r'], 3)}x**"
+        if v["category"] == "not exact":
+            why = (f"the runs differ beyond {EXACT_AGREE_PCT} %: {a['what']}" if a["ok"] is False
+                   else a["what"] or "one run")
+            return (f"{head} (exact clock, icount), not decided: {why}. The post: "
+                    f"{fmt(v['claim'], 2)}x ({claim_text}).")
+        return (f"{head} (exact clock, icount: every figure's runs within {a['pct']:.2f} %) "
+                f"against the post's {fmt(v['claim'], 2)}x ({claim_text}; its band "
+                f"{fmt(blo, 3)}-{fmt(bhi, 3)}).")
     return (f"**Verdict: {v['category']}** — {what}: **{fmt(v['r'], 2)} ± {fmt(v['sd'], 2)}x** "
-            f"(95 % interval {fmt(v['lo'], 2)}-{fmt(v['hi'], 2)}, n = {v['n']}) against the "
-            f"post's {fmt(v['claim'], 2)}x ({claim_text}).")
+            f"(host clock; 95 % interval {fmt(v['lo'], 2)}-{fmt(v['hi'], 2)}, n = {v['n']}) "
+            f"against the post's {fmt(v['claim'], 2)}x ({claim_text}).")
 
 
 def cell_ratio(idx, a, b, metric="iops"):
@@ -190,7 +278,7 @@ def targets_of(cells, w):
 SEED000_POST = {("25w", 32): 1185e3, ("75w", 32): 1175e3, ("25w", 10): 944e3, ("75w", 10): 928e3}
 
 
-def seed000(root, cells, idx):
+def seed000(root, cells, idx, exact=False):
     w = "seed-000"
     sec = {"id": "000", "workload": w,
            "title": "LIO rd_mcp behind tcm_loop: mixed random IOPS over 1-32 LUNs",
@@ -254,7 +342,8 @@ def seed000(root, cells, idx):
         prof = lio[0]["profile"]
         r, sd, n = cell_ratio(idx, ("lio", prof, w, f"randrw-25w-{pair[1]}lun"),
                               ("lio", prof, w, f"randrw-25w-{pair[0]}lun"))
-        v = verdict(r, sd, n, claim)
+        v = verdict(r, sd, n, claim, band_of("000"), cell_agreement(
+            [idx.get(("lio", prof, w, f"randrw-25w-{x}lun")) for x in pair]) if exact else None)
         if pair != (10, 32):
             what = (f"LIO's randrw 25 % writes IOPS, {pair[1]} over {pair[0]} LUNs (the post's "
                     "10 and 32 were not both run at this scale)")
@@ -264,7 +353,7 @@ def seed000(root, cells, idx):
         sec["notes"].append(f"CPU at {pair[1]} LUNs on LIO: {fmt(usr, 1)} % user, {fmt(sys_, 1)} "
                             "% sys of all CPU time (the post: ~95 % user, ~5 % sys).")
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "1185K / 944K")
+    sec["verdict_line"] = verdict_text(v, what, "1185K / 944K; " + BANDS["000"][2])
     return sec
 
 
@@ -274,7 +363,16 @@ def dd_window(root, cell):
     dd's own start to the last one's end, without the processes' start-up), mean ± sd, n."""
     if not cell:
         return None, None, 0
+    vals = dd_window_runs(root, cell)
+    m, sd = mean_sd(vals)
+    return m, sd, len(vals)
+
+
+def dd_window_runs(root, cell):
+    """Each run's IOPS over its I/O window (dd_window()'s values)."""
     vals = []
+    if not cell:
+        return vals
     for r in cell["runs"]:
         try:
             with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
@@ -282,11 +380,10 @@ def dd_window(root, cell):
             vals.append(j["total"]["ios"] / j["io_window_s"])
         except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
             continue
-    m, sd = mean_sd(vals)
-    return m, sd, len(vals)
+    return vals
 
 
-def seed001(root, cells, idx):
+def seed001(root, cells, idx, exact=False):
     w = "seed-001"
     sec = {"id": "001", "workload": w,
            "title": "scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU",
@@ -335,20 +432,29 @@ def seed001(root, cells, idx):
         mb, sb, nb = dd_window(root, idx.get((b, p, w, "dd")))
         r, sd = ratio(ma, sa, mb, sb)
         return r, sd, min(na, nb)
+
+    def window_agreement(a, b):
+        if not exact:
+            return None
+        return agreement([(f"{t} dd (I/O window)", dd_window_runs(root, idx.get((t, p, w, "dd"))))
+                          for t in (a, b)])
     r, sd, n = window_ratio("ramlld-bio", "ramlld-scsi")
-    v = verdict(r, sd, n, 2.0)
+    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-scsi"))
     sec["verdict"] = v
     sec["verdict_line"] = verdict_text(
-        v, f"ramlld-bio / ramlld-scsi on the dd run [{p}], IOPS over the I/O window", "380K / 190K")
+        v, f"ramlld-bio / ramlld-scsi on the dd run [{p}], IOPS over the I/O window",
+        "380K / 190K; " + BANDS["001"][2])
     r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-scsi")
     if r2 is not None:
-        v2 = verdict(r2, sd2, n2, 216 / 190)
+        v2 = verdict(r2, sd2, n2, 216 / 190, band_of("001-fakerw-lld"),
+                     window_agreement("sdebug-fakerw", "ramlld-scsi"))
         sec["notes"].append(f"scsi_debug fake_rw=1 over the SCSI LLD doing the I/O: "
                             f"{fmt(r2, 2)} ± {fmt(sd2, 2)}x here, 1.14x in the post (216K / "
                             f"190K): {v2['category']} by the same rule.")
     r3, sd3, n3 = window_ratio("sdebug-fakerw", "sdebug")
     if r3 is not None:
-        v3 = verdict(r3, sd3, n3, 800 / 651)
+        v3 = verdict(r3, sd3, n3, 800 / 651, band_of("001-fakerw-rw"),
+                     window_agreement("sdebug-fakerw", "sdebug"))
         sec["notes"].append(f"scsi_debug fake_rw=1 over fake_rw=0: {fmt(r3, 2)} ± {fmt(sd3, 2)}x "
                             f"here, 1.23x in Bart's run (800K / 651K): {v3['category']}.")
     return sec
@@ -367,7 +473,7 @@ def bs_label(k):
     return f"{k // 1024}M" if k >= 1024 and k % 1024 == 0 else f"{k}K"
 
 
-def seed002(root, cells, idx):
+def seed002(root, cells, idx, exact=False):
     w = "seed-002"
     sec = {"id": "002", "workload": w,
            "title": "read-ahead x max_sectors_kb, blockdev-perftest's block-size sweep",
@@ -421,18 +527,34 @@ def seed002(root, cells, idx):
                                      "kib": [k for k, _ in pts], "mbps": [c["mbps"] for _, c in pts],
                                      "sd": [c["mbps_std"] or 0 for _, c in pts]})
 
-    def avg(t, p):
-        """MB/s over all sizes of each run (rep), then mean ± sd over the runs: the post's
-        blindless average, with a spread."""
+    def avg_runs(t, p):
+        """MB/s over all sizes of each run (rep): the post's blindless average, one a run."""
         per_rep = {}
         for c in sw:
             if c["target"] == t and c["profile"] == p:
                 for r in c["runs"]:
                     if r.get("mbps") is not None:
                         per_rep.setdefault(r["rep"], []).append(r["mbps"])
-        full = [statistics.mean(v) for v in per_rep.values() if len(v) == len(sizes)]
+        return [statistics.mean(v) for v in per_rep.values() if len(v) == len(sizes)]
+
+    def avg(t, p):
+        """avg_runs()' mean ± sd over the runs, n."""
+        full = avg_runs(t, p)
         m, s = mean_sd(full)
         return m, s, len(full)
+
+    def avg_agreement(t, a, b):
+        """The exact clock's check of both averages' runs, and of each cell's runs under them:
+        an average can agree while its sizes do not."""
+        if not exact:
+            return None
+        cs = [c for c in sw if c["target"] == t and c["profile"] in (a, b)]
+        ag = agreement([(f"{t} {p} average", avg_runs(t, p)) for p in (a, b)])
+        per_cell = cell_agreement(cs, "mbps")
+        if per_cell["ok"] is not True and ag["ok"] is True:
+            ag = {"pct": max(ag["pct"], per_cell["pct"]), "ok": per_cell["ok"],
+                  "what": per_cell["what"]}
+        return ag
 
     rows = []
     ratios = {}
@@ -447,24 +569,26 @@ def seed002(root, cells, idx):
                 ma, sa, na = avg(t, a)
                 mb, sb, nb = avg(t, b)
                 r, sd = ratio(ma, sa, mb, sb)
-                ratios[(t, ra)] = (r, sd, min(na, nb))
+                ratios[(t, ra)] = (r, sd, min(na, nb), avg_agreement(t, a, b))
     sec["tables"].append(("The blindless average (MB/s over all block sizes, mean ± sd over "
                           "the runs)", ["target", "read-ahead / max_sectors_kb", "MB/s", "runs"],
                           rows))
-    rrows = [[t, ra, pm(r, sd, 2), verdict(r, sd, n, 1.30)["category"]]
-             for (t, ra), (r, sd, n) in ratios.items()]
+    rrows = [[t, ra, fmt(r, 3) if exact else pm(r, sd, 2),
+              verdict(r, sd, n, 1.30, band_of("002"), ag)["category"]]
+             for (t, ra), (r, sd, n, ag) in ratios.items()]
     sec["tables"].append(("max_sectors_kb 64 over 512, per read-ahead (the post: 1.29x at 512K, "
                           "1.32x at 2M)", ["target", "read-ahead", "ms64 / ms512", "verdict"],
                           rrows))
     key = ("ramlld-scsi", "2M") if ("ramlld-scsi", "2M") in ratios else next(iter(ratios), None)
     if key:
-        r, sd, n = ratios[key]
-        v = verdict(r, sd, n, 1.30)
+        r, sd, n, ag = ratios[key]
+        v = verdict(r, sd, n, 1.30, band_of("002"), ag)
         what = f"{key[0]}, max_sectors_kb 64 over 512 at read-ahead {key[1]}, all sizes averaged"
     else:
         v, what = verdict(None, None, 0, 1.30), "max_sectors_kb 64 over 512"
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "~30 %: 159.24 / 120.71 MB/s")
+    sec["verdict_line"] = verdict_text(v, what, "~30 %: 159.24 / 120.71 MB/s; "
+                                       + BANDS["002"][2])
     sec["breakdown"] = seed002_breakdown(root, idx, paths, profs, sizes, sec)
     return sec
 
@@ -531,7 +655,7 @@ SEED003_POST = [("psync-4k-read", "(1) 4k psync read", 24.014e3, 22.028e3, "iops
                 ("psync-64m-write", "(4) 64 MiB psync write", 1409, 992, "mbps")]
 
 
-def seed003(root, cells, idx):
+def seed003(root, cells, idx, exact=False):
     w = "seed-003"
     sec = {"id": "003", "workload": w, "title": "SCST vs LIO (TCM): per-command cost of a target core",
            "claim": "ib_srpt over SRP on a RAM disk, SCST over TCM (LIO): 4k psync read 24.0K vs "
@@ -562,19 +686,33 @@ def seed003(root, cells, idx):
                           + ["ramlld-scsi / lio"], rows))
     r, sd, n = cell_ratio(idx, ("ramlld-scsi", prof, w, "libaio-4k-qd16x2"),
                           ("lio", prof, w, "libaio-4k-qd16x2"))
-    v = verdict(r, sd, n, 184 / 167)
+    v = verdict(r, sd, n, 184 / 167, band_of("003"), cell_agreement(
+        [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-scsi", "lio")])
+        if exact else None)
+    measured = v["category"]
     v["category"] = "not reproduced"
     sec["verdict"] = v
     if r is None:
         sec["verdict_line"] = ("**Verdict: not reproduced** — SCST is not in Debian, and no LIO "
                                "cell of the nearest comparison ran (see Notes).")
+    elif exact:
+        a = v["agree"]
+        agree = (f"every figure's runs within {a['pct']:.2f} %" if a["ok"] else
+                 "not exact: " + (a["what"] or "one run"))
+        sec["verdict_line"] = (
+            "**Verdict: not reproduced** (exact clock, icount) — SCST is not in Debian, so SCST "
+            "against TCM cannot run here. The nearest measurable question, what LIO's target "
+            f"core costs per command: ramlld-scsi / lio on test (2) **{fmt(r, 3)}x** ({agree}; "
+            f"by the exact rule against the post's band {fmt(v['band'][0], 3)}-"
+            f"{fmt(v['band'][1], 3)}: {measured}), against the post's SCST / TCM "
+            f"{fmt(184 / 167, 2)}x.")
     else:
         lo, hi = v["lo"], v["hi"]
         sec["verdict_line"] = (
             "**Verdict: not reproduced** — SCST is not in Debian, so SCST against TCM cannot run "
             "here. The nearest measurable question, what LIO's target core costs per command: "
-            f"ramlld-scsi / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (95 % interval "
-            f"{fmt(lo, 2)}-{fmt(hi, 2)}, n = {n}), against the post's SCST / TCM "
+            f"ramlld-scsi / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (host clock; 95 % "
+            f"interval {fmt(lo, 2)}-{fmt(hi, 2)}, n = {n}), against the post's SCST / TCM "
             f"{fmt(184 / 167, 2)}x.")
     return sec
 
@@ -584,7 +722,7 @@ SEED004_POST = [("seq-read", 119040, 109110), ("rand-read", 119579, 107988),
                 ("seq-write", 119632, 110474), ("rand-write", 118094, 108037)]
 
 
-def seed004(root, cells, idx):
+def seed004(root, cells, idx, exact=False):
     w = "seed-004"
     sec = {"id": "004", "workload": w, "title": "scsi_ram vs scsi_debug delay=0, ssd-test",
            "claim": "scsi_ram ~9 % faster than scsi_debug delay=0 without throw-away (4k libaio "
@@ -601,7 +739,7 @@ def seed004(root, cells, idx):
            "tables": [], "notes": []}
     ts = targets_of(cells, w)
     prof = "default"
-    rows, rs = [], []
+    rows, rs, used = [], [], []
     for s, ram, dbg in SEED004_POST:
         row = [s, f"{ram} / {dbg}", fmt(ram / dbg, 3)]
         for t in ts:
@@ -613,6 +751,7 @@ def seed004(root, cells, idx):
         row.append(pm(r, sd, 3))
         if r is not None:
             rs.append((r, sd, n))
+            used += [idx.get((t, prof, w, s)) for t in ("ramlld-scsi", "sdebug")]
         rows.append(row)
     sec["tables"].append(("The post's four jobs: KB/s (util %)", [
         "job", "the post: scsi_ram / scsi_debug KB/s", "ratio"] + ts
@@ -621,26 +760,31 @@ def seed004(root, cells, idx):
     if rs:
         r = statistics.mean(x[0] for x in rs)
         sd = math.sqrt(sum((x[1] or 0) ** 2 for x in rs)) / len(rs)
-        v = verdict(r, sd, min(x[2] for x in rs), claim)
+        v = verdict(r, sd, min(x[2] for x in rs), claim, band_of("004"),
+                    cell_agreement(used) if exact else None)
         what = f"ramlld-scsi / scsi_debug delay=0, mean over {len(rs)} job(s)"
     else:
         v, what = verdict(None, None, 0, claim), "ramlld-scsi / scsi_debug"
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "the mean of its four jobs' ratios")
+    sec["verdict_line"] = verdict_text(v, what, "the mean of its four jobs' ratios; "
+                                       + BANDS["004"][2])
     return sec
 
 
 SEEDS = [seed000, seed001, seed002, seed003, seed004]
 
 
-def sections(root, cells, idx):
-    """The seed sections for the seed workloads this run has."""
+def sections(root, cells, idx, exact=False, clock="host clock"):
+    """The seed sections for the seed workloads this run has. exact: the run was on the exact
+    clock (icount), whose verdict rule differs; clock: the clock's name for each section."""
     have = {c["workload"] for c in cells}
     out = []
     for fn in SEEDS:
         w = f"seed-{fn.__name__[4:]}"
         if w in have:
-            out.append(fn(root, cells, idx))
+            sec = fn(root, cells, idx, exact)
+            sec["clock"], sec["exact"] = clock, exact
+            out.append(sec)
     return out
 
 
@@ -650,17 +794,20 @@ def md_table(head, rows):
     return "\n".join(out)
 
 
-def markdown(secs, clock="host clock"):
+def markdown(secs):
     """The report's "Seed experiments" part."""
     if not secs:
         return []
+    exact = any(s.get("exact") for s in secs)
     L = ["## Seed experiments", "",
          "Each seed post's claim, the same comparison measured in this run (or the nearest one "
          "Debian has, named as such), and a verdict. Absolute figures are this guest's, on the "
-         f"{clock}; the verdicts rest on ratios measured side by side. " + VERDICT_RULE, ""]
+         "clock each section names; the verdicts rest on ratios measured side by side. "
+         + (VERDICT_RULE_EXACT if exact else VERDICT_RULE), ""]
     for s in secs:
         L += [f"### Seed {s['id']}: {s['title']}", "",
-              f"**The post:** {s['claim']}.", "", f"**Measured here:** {s['compared']}", ""]
+              f"**The post:** {s['claim']}.", "", f"**Measured here:** {s['compared']}", "",
+              f"**Clock:** every figure of this section: {s.get('clock', 'host clock')}.", ""]
         for cap, head, rows in s["tables"]:
             if rows:
                 L += [cap + ":", "", md_table(head, rows), ""]

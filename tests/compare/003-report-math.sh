@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/report.py's numbers: the driver's own share and Amdahl ceiling from perf files, paired bench ratios, 95 % bounds and verdicts
+# what: compare/report.py's numbers: the driver's own share and Amdahl ceiling from perf files, paired bench ratios, 95 % bounds and verdicts, the seed verdicts on the host and the exact clock
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -152,5 +152,61 @@ for r, sd, n, claim, want in ((2.0, 0.1, 3, 2.0, "reproduced"),       # the clai
     if v["category"] != want:
         sys.exit(f"seed verdict for {r} ± {sd} (n = {n}) against {claim}: {v['category']!r}, expected {want!r}")
     print(f"ok: seed verdict for {r} ± {sd} (n = {n}) against {claim}x: {v['category']}")
+    if v["exact"] or "(host clock; 95 % interval" not in seeds.verdict_text(v, "x", "y"):
+        sys.exit(f"a host-clock seed verdict does not say its clock: {v}")
+# The exact clock's rule: each figure's runs within 0.5 % (a determinism check), then the ratio
+# itself against the post's band; n = 2 decides there where Student's t (12.7) could not.
+ag = seeds.agreement([("a", [100000.0, 100400.0]), ("b", [50000.0, 50010.0])])
+near(ag["pct"], 400 * 100 / 100200, "exact agreement: the worst figure's runs apart, %")
+if ag["ok"] is not True:
+    sys.exit(f"runs 0.40 % and 0.02 % apart failed the exact check: {ag}")
+bad = seeds.agreement([("a", [100000.0, 100400.0]), ("b", [50000.0, 50300.0])])
+if bad["ok"] is not False or "b: 50,000 vs 50,300 (0.60 % apart)" not in bad["what"]:
+    sys.exit(f"runs 0.60 % apart passed the exact check, or were not named: {bad}")
+one = seeds.agreement([("a", [100000.0]), ("b", [50000.0, 50010.0])])
+if one["ok"] is not None or "a: 1 run(s), not checked" not in one["what"]:
+    sys.exit(f"a single run was taken as exact: {one}")
+# seed 001's ratios of last session: bio / sd 1.79 against "2x" (band 1.5-2.5 by the post's
+# own precision), sdebug fake_rw=1 / sd 1.12 against 216K / 190K (band 1.131-1.142)
+for r, agr, band, claim, want in (
+        (1.79, ag, seeds.band_of("001"), 2.0, "reproduced"),      # t's interval: 0.58-3.01
+        (2.5, ag, seeds.band_of("001"), 2.0, "reproduced"),       # the band's edge is inside
+        (2.6, ag, seeds.band_of("001"), 2.0, "changed since"),    # same side, out of the band
+        (1.12, ag, seeds.band_of("001-fakerw-lld"), 216 / 190, "changed since"),
+        (1.009, ag, (1.0, 1.1), 1.05, "not reproduced"),          # within 1 % of 1.0: no difference
+        (0.9, ag, seeds.band_of("004"), 1.09, "not reproduced"),  # the other side of 1.0
+        (1.09, ag, seeds.band_of("004"), 1.09, "reproduced"),
+        (0.7, ag, (0.4, 0.6), 0.5, "changed since"),              # a claim below 1.0
+        (1.79, bad, seeds.band_of("001"), 2.0, "not exact"),      # runs disagree: nothing decided
+        (1.79, one, seeds.band_of("001"), 2.0, "not exact")):     # one run: not checked
+    v = seeds.verdict(r, 0.13, 2, claim, band, agr)
+    if v["category"] != want:
+        sys.exit(f"exact seed verdict for {r} in {band} ({agr['what'] or 'agreeing'}): "
+                 f"{v['category']!r}, expected {want!r}")
+    txt = seeds.verdict_text(v, "bio / sd", "380K / 190K")
+    if "(exact clock, icount" not in txt or "95 % interval" in txt:
+        sys.exit(f"the exact verdict's text does not name its clock or gives a t interval: {txt}")
+    if want == "not exact" and (agr["what"] not in txt or "not decided" not in txt):
+        sys.exit(f"a not-exact verdict does not say which runs: {txt}")
+    print(f"ok: exact seed verdict for {r} against band {band[0]:.3f}-{band[1]:.3f}: "
+          f"{v['category']}")
+# the host clock keeps Student's t even with a band given: 1.79 ± 0.13, n = 2 holds 1.0
+v = seeds.verdict(1.79, 0.13, 2, 2.0, seeds.band_of("001"), None)
+if v["category"] != "not reproduced" or v["exact"]:
+    sys.exit(f"the host clock's rule changed: {v}")
+print("ok: host clock, 1.79 ± 0.13 (n = 2): not reproduced by Student's t, as before")
+# a section names its clock, and the rule shown is its clock's
+sec = {"id": "004", "title": "t", "claim": "c", "compared": "m", "tables": [], "notes": [],
+       "clock": "icount, exact: 1 instruction = 1 ns", "exact": True,
+       "verdict": seeds.verdict(1.09, 0, 2, 1.09, seeds.band_of("004"), ag),
+       "verdict_line": "v"}
+md = "\n".join(seeds.markdown([sec]))
+if ("**Clock:** every figure of this section: icount, exact" not in md
+        or seeds.VERDICT_RULE_EXACT not in md):
+    sys.exit("an exact seed section does not name its clock and rule")
+sec["verdict"], sec["exact"] = seeds.verdict(1.09, 0.01, 3, 1.09), False
+if seeds.VERDICT_RULE not in "\n".join(seeds.markdown([sec])):
+    sys.exit("a host-clock seed section does not give Student's t rule")
+print("ok: seed sections name their clock and their clock's rule")
 EOF
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"
