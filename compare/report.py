@@ -678,7 +678,7 @@ def report_md(res, idx, plots):
         ["accelerator", accel],
         ["clock", res["clock"]],
         ["fio", meta.get("fio", "-")],
-        ["level", f"{meta.get('level', '-')}: {meta.get('repeats', '-')} repeats of "
+        ["level", f"{meta.get('level_name', meta.get('level', '-'))}: {meta.get('repeats', '-')} repeats of "
                   f"{meta.get('runtime', '-')} s (+{meta.get('ramp', '-')} s ramp) per cell"],
         ["devices", f"{meta.get('nluns', '-')} per target of {meta.get('capacity_mb', '-')} MiB, "
                     f"queue depth {meta.get('depth', '-')} where settable, filled once before use"],

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table); a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
+# where: host
+# timeout: 900
+. "$TOP/tests/lib.sh"
+
+run=$TOP/compare/run
+# plan_field OUT KEY: the rest of the line "KEY ..." of a --plan output
+plan_field() {
+	sed -n "s/^$2 //p" <<< "$1" | head -n 1
+}
+
+# The exact quick level: what docs/benches.md ("The exact quick level") says it runs.
+plan=$("$run" --quick --clock icount --plan 2> /dev/null) || fail "compare/run --quick --clock icount --plan failed"
+expect_eq "name" quick-exact "$(plan_field "$plan" name)"
+expect_eq "clock" icount "$(plan_field "$plan" clock)"
+expect_eq "vCPUs" 1 "$(plan_field "$plan" cpus)"
+want_cells=''
+for t in ramlld-bio ramlld-mq ramlld-scsi brd nullb-mq sdebug-norwlock; do
+	for s in randread-4k-qd32 randwrite-4k-qd32; do
+		want_cells+="cell $t seed-001 qd32 $s 1x64"$'\n'
+	done
+done
+expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
+expect_eq "fio runs" 24 "$(plan_field "$plan" runs)"
+expect_eq "repeats" 2 "$(plan_field "$plan" repeats)"
+expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
+expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"
+expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" "$(plan_field "$plan" breakdown)"
+expect_eq "knob table" 0 "$(plan_field "$plan" knobs)"
+"$run" --help | grep -q "24 runs" || fail "compare/run --help does not give the exact quick level's 24 runs"
+grep -q "compare/run --quick --clock icount" "$TOP/docs/benches.md" ||
+	fail "docs/benches.md does not describe the exact quick level"
+
+# Options still apply on top of it.
+plan=$("$run" --quick --clock icount --cpus 2 --repeats 3 --no-breakdown --plan 2> /dev/null) ||
+	fail "--quick --clock icount --cpus 2 --repeats 3 --plan failed"
+expect_eq "vCPUs with --cpus 2" 2 "$(plan_field "$plan" cpus)"
+expect_eq "fio runs with --repeats 3" 36 "$(plan_field "$plan" runs)"
+expect_eq "breakdown targets with --no-breakdown" "" "$(plan_field "$plan" breakdown)"
+
+# Not trimmed: --wide, a selection of one's own, the host clock.
+whole=$("$run" --quick --clock host --plan 2> /dev/null) || fail "--quick --clock host --plan failed"
+expect_eq "name on the host clock" quick "$(plan_field "$whole" name)"
+expect_eq "vCPUs on the host clock" 2 "$(plan_field "$whole" cpus)"
+[ "$(plan_field "$whole" runs)" -gt 24 ] || fail "the whole quick level plans only $(plan_field "$whole" runs) runs"
+expect_eq "knob table on the host clock" 1 "$(plan_field "$whole" knobs)"
+plan=$("$run" --quick --clock icount --wide --plan 2> /dev/null) || fail "--quick --clock icount --wide --plan failed"
+expect_eq "name with --wide" quick "$(plan_field "$plan" name)"
+expect_eq "cells with --wide: the whole quick level's" "$(grep '^cell ' <<< "$whole")" "$(grep '^cell ' <<< "$plan")"
+plan=$("$run" --quick --clock icount --targets brd --plan 2> /dev/null) || fail "--quick --clock icount --targets brd --plan failed"
+expect_eq "cells with --targets brd" "cell brd default qd32 randread-4k-qd32 2x64
+cell brd default qd32 randwrite-4k-qd32 2x64" "$(grep '^cell brd default qd32' <<< "$plan")"
+expect_eq "targets with --targets brd" brd "$(grep '^cell ' <<< "$plan" | cut -d' ' -f2 | sort -u)"
+
+# make compare QUICK=1 is compare/run --quick: the exact level where the clock defaults to
+# icount (TCG), the whole one under KVM
+want=quick-exact
+[ ! -w /dev/kvm ] || want=quick
+plan=$(make -s -C "$TOP" compare QUICK=1 ARGS=--plan 2> /dev/null) || fail "make compare QUICK=1 ARGS=--plan failed"
+expect_eq "make compare QUICK=1: name" $want "$(plan_field "$plan" name)"
+
+# Refused, naming what is wrong, and nothing run.
+run_rc 2 "$run" --wide --plan
+expect_in "--wide without --quick" "--wide widens --quick on the exact clock: it needs --quick"
+run_rc 2 "$run" --ledger --plan
+expect_in "--plan with --ledger" "--plan prints the matrix a run would make: it does not go with --kernels, --ledger or --report"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level quick --targets brd --breakdown-targets nullb-mq --print-plan
+expect_in "--breakdown-targets outside the selection" "--breakdown-targets: bad value 'nullb-mq' (allowed: the selected targets: brd)"
+run_rc 2 "$run" --clock host --icount-shift 2 --plan
+expect_in "--icount-shift on the host clock" "--icount-shift goes with the exact clock (--clock icount), not with 'host'"
+run_rc 2 "$run" --clock icount --icount-shift 11 --plan
+expect_in "--icount-shift 11" "--icount-shift: bad value '11' (allowed: 0-10)"
+plan=$("$run" --quick --clock icount --icount-shift 2 --plan 2> /dev/null) || fail "--icount-shift 2 --plan failed"
+expect_eq "clock with --icount-shift 2" "icount shift 2" "$(plan_field "$plan" clock)"
