@@ -274,6 +274,19 @@ def targets_of(cells, w):
     return sorted(ts, key=lambda t: (order.index(t) if t in order else len(order), t))
 
 
+def run_shape(root):
+    """The run's time a job and device size as its meta.env says (what the sections' texts
+    must give, not the defaults)."""
+    meta = {}
+    try:
+        with open(os.path.join(root, "meta.env"), encoding="utf-8") as f:
+            meta = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    except OSError:
+        pass
+    rt, cap = meta.get("runtime"), meta.get("capacity_mb")
+    return {"runtime": f"{rt} s" if rt else "RUNTIME", "mib": f"{cap} MiB" if cap else "128 MiB"}
+
+
 # ---------------------------------------------------------------- seed 000
 SEED000_POST = {("25w", 32): 1185e3, ("75w", 32): 1175e3, ("25w", 10): 944e3, ("75w", 10): 928e3}
 
@@ -738,11 +751,13 @@ def seed004(root, cells, idx, exact=False):
            "compared": "ramlld-scsi plays scsi_ram (a RAM SCSI LLD with capacity and sector size "
                        "parameters; throw_away_reads/writes off, and on: ramlld-scsi-tar) beside "
                        "scsi_debug delay=0 (fake_rw=0, as the post), the post's four jobs as "
-                       "separate fio runs (stonewalled), RUNTIME a job instead of 60 s, 128 MiB "
+                       "separate fio runs (stonewalled), {runtime} a job instead of 60 s, {mib} "
                        "devices instead of 10-20 GiB; KB/s is fio's KiB/s as the post's; util % "
                        "is fio's disk util of each run (the post's: of its whole four-job run), "
                        "'-' for a disk with iostats=0 (the bio disk's default), which counts none.",
            "tables": [], "notes": []}
+    run = run_shape(root)
+    sec["compared"] = sec["compared"].format(runtime=run["runtime"], mib=run["mib"])
     ts = targets_of(cells, w)
     prof = "default"
     rows, rs, used = [], [], []
