@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # what: 20 load/unload cycles with I/O in between; nothing left registered, memory given back
 # where: guest
-# timeout: 240
+# timeout: 400
 . "$TOP/tests/lib.sh"
 
 before=$(mem_held_kb)
