@@ -376,7 +376,23 @@ def parse_perf_driver(path, perf, own_rx):
     busy = 100.0 - perf["share_pct"]["idle"]
     if busy <= own:
         return None
-    return {"own_pct": own, "own_of_busy_pct": own * 100 / busy, "ceiling": busy / (busy - own)}
+    # perf-driver-symbols.txt (--sort parent,symbol): the copy functions sampled under the
+    # driver's own ones; absent (older results), the copy inside the driver is unknown
+    own_copy = None
+    copy_rx = dict(CLASSES)["copy"]
+    try:
+        with open(os.path.join(os.path.dirname(path), "perf-driver-symbols.txt"),
+                  encoding="utf-8", errors="replace") as f:
+            pairs = [(float(mo.group(1)), mo.group(2), mo.group(3)) for mo in
+                     (re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[[^]]+\]\s+(\S+)", line)
+                      for line in f) if mo]
+        if pairs:
+            own_copy = sum(pct for pct, parent, sym in pairs
+                           if re.fullmatch(own_rx, parent) and re.search(copy_rx, sym))
+    except OSError:
+        pass
+    return {"own_pct": own, "own_of_busy_pct": own * 100 / busy, "ceiling": busy / (busy - own),
+            "own_copy_of_busy_pct": None if own_copy is None else own_copy * 100 / busy}
 
 
 def load_breakdown(root, targets=None):
@@ -542,7 +558,10 @@ def instr_per_function(bd, idx):
         pf["class_instr_per_io"] = {k: v / 100 * total for k, v in pf["share_of_busy_pct"].items()
                                     if v is not None}
         if b.get("driver"):
-            b["driver"]["own_instr_per_io"] = b["driver"]["own_of_busy_pct"] / 100 * total
+            d = b["driver"]
+            d["own_instr_per_io"] = d["own_of_busy_pct"] / 100 * total
+            if d.get("own_copy_of_busy_pct") is not None:
+                d["own_copy_instr_per_io"] = d["own_copy_of_busy_pct"] / 100 * total
 
 
 def instr_function_rows(res):
@@ -556,9 +575,10 @@ def instr_function_rows(res):
         if not pf or not b.get("instr_per_io"):
             continue
         own = (b.get("driver") or {}).get("own_instr_per_io")
+        own_copy = (b.get("driver") or {}).get("own_copy_instr_per_io")
         copy = pf.get("class_instr_per_io", {}).get("copy")
-        rows.append([t, fmt(b["instr_per_io"]), fmt(own), fmt(copy),
-                     fmt(own - copy) if own is not None and copy is not None else "-",
+        rows.append([t, fmt(b["instr_per_io"]), fmt(own), fmt(copy), fmt(own_copy),
+                     fmt(own - own_copy) if own is not None and own_copy is not None else "-",
                      ", ".join(f"`{x['symbol']}` {fmt(x['instr_per_io'])}"
                                for x in pf["top_kernel"][:10] if "instr_per_io" in x)])
     return rows
@@ -931,9 +951,12 @@ def report_md(res, idx, plots):
                  "(about ±1/√n: compare totals, which are exact, for small differences). "
                  "'driver own' counts callchains as the table above; 'copy' is the copy "
                  "functions (`copy_page`, `memcpy`, `memset`...) wherever they are called; "
-                 "'own less copy' is the driver's code beside the data copy itself:")
+                 "'copy in own' the copy functions sampled under the driver's own functions "
+                 "(perf-driver-symbols.txt; '-' for results without it); 'own less copy' is "
+                 "the driver's code beside its data copy:")
         L.append("")
-        L.append(table(["target", "instr/IO (path)", "driver own", "copy", "own less copy",
+        L.append(table(["target", "instr/IO (path)", "driver own", "copy", "copy in own",
+                        "own less copy",
                         "top kernel functions, instr/IO"], rows))
         L.append("")
     if not res["breakdown"]:
