@@ -229,5 +229,21 @@ sec["verdict"], sec["exact"] = seeds.verdict(1.09, 0.01, 3, 1.09), False
 if seeds.VERDICT_RULE not in "\n".join(seeds.markdown([sec])):
     sys.exit("a host-clock seed section does not give Student's t rule")
 print("ok: seed sections name their clock and their clock's rule")
+# seed 002 on the exact clock: MB/s over the time inside read() (fio's lat_ns mean x N, ns),
+# not over its whole-ms runtime (64 MiB in 195 ms: 344.1 MB/s; 195.5 ms inside read(): 343.3)
+import json, os
+root = sys.argv[2]
+os.makedirs(os.path.join(root, "raw2"))
+with open(os.path.join(root, "raw2", "r1.json"), "w") as fh:
+    json.dump({"jobs": [{"read": {"io_bytes": 64 << 20, "total_ios": 64, "runtime": 195,
+                                  "lat_ns": {"mean": 195.5e6 / 64, "N": 64}}}]}, fh)
+rt = seeds.read_time(root, {"file": "raw2/r1.json"})
+near(rt["mbps"], (64 << 20) / 195.5e-3 / 1e6, "seed 002: MB/s over the time inside read()")
+near(rt["iops"], 64 / 195.5e-3, "seed 002: IOPS over the time inside read()")
+c = seeds.read_time_cell(root, {"runs": [{"file": "raw2/r1.json", "mbps": 344.1}], "mbps": 344.1})
+near(c["mbps"], rt["mbps"], "seed 002: a cell's MB/s from its runs' time inside read()")
+if seeds.read_time(root, {"file": "raw2/none.json"}) is not None:
+    sys.exit("seed 002: read_time() of a missing run is not None")
+print(f"ok: seed 002: 64 MiB in 195.5 ms inside read(): {rt['mbps']:.1f} MB/s (fio's 195 ms: 344.1)")
 EOF
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"
