@@ -7,12 +7,14 @@
 SCSI paths when completions arrive on one CPU (issue 17, seed 001's question).
 
 measure(out, runtime, repeats, procs_per_cpu, workloads, ko, ...) runs in the guest: it loads
-ramlld once (mode=all: bio, mq and sd on one store; irqmode=1 irq_cpus=0: one interrupt vector
-on CPU 0; rotational=1: sd keeps add_random=1; prealloc=1) and, for each repeat, each workload
-and each configuration, sets the queue knobs of the mq and sd disks, reads them back and
-measures IOPS, CPU per I/O and the per-CPU interrupt/completion counters of
-/sys/kernel/debug/ramlld/completions. The bio disk, which no knob touches, is measured once per
-repeat and workload as the baseline. Results: OUT/knobs.jsonl, one line per run.
+ramlld (mode=all: bio, mq and sd on one store; irqmode=1 irq_cpus=0: one interrupt vector on
+CPU 0, one hw queue; rotational=1: sd keeps add_random=1; prealloc=1) and, for each repeat,
+each workload and each configuration, sets the queue knobs of the mq and sd disks, reads them
+back and measures IOPS, CPU per I/O, per-I/O scheduler counts and the per-CPU
+interrupt/completion counters of /sys/kernel/debug/ramlld/completions. The per-submitter
+configurations (the NVMe-like reference) run after a second load with irq_cpus=0,1,..,N-1: a
+hw queue and a vector per CPU. The bio disk, which no knob touches, is measured once per repeat
+and workload as the baseline. Results: OUT/knobs.jsonl, one line per run.
 
 markdown(out) -> the report section's lines (the table per workload, the gap per knob, a
 verdict per knob).
@@ -34,6 +36,18 @@ ALTERNATIVES = {"rq_affinity": ["0", "1", "2"], "scheduler": ["none", "mq-deadli
                 "add_random": ["0", "1"]}
 LOAD_ARGS = ["mode=all", "capacity_mb=256", "prealloc=1", "irqmode=1", "irq_cpus=0",
              "rotational=1"]
+# The per-submitter configurations' irq_cpus: a vector per CPU, so a hw queue per CPU (irq_cpus
+# sets the number of hw queues at load). Emptying irq_cpus at run time instead keeps the one hw
+# queue, and blk-mq then completes through ksoftirqd (docs/knobs.md): not what such a device does.
+PER_CPU = "per-cpu"
+
+
+def load_args(irq_cpus, ncpu=None):
+    """LOAD_ARGS with irq_cpus "0", or PER_CPU: 0,1,..,ncpu-1."""
+    if irq_cpus != PER_CPU:
+        return list(LOAD_ARGS)
+    cpus = ",".join(str(c) for c in range(ncpu or os.cpu_count()))
+    return [a if not a.startswith("irq_cpus=") else f"irq_cpus={cpus}" for a in LOAD_ARGS]
 # An IOPS change counts as the knob's effect when it is larger than this floor and than twice
 # the larger spread of the two cells' repeats: on the exact clock SMP runs agree within 0.8 %
 # (docs/clock.md), on the host's clock a TCG guest swings by tens of percent (docs/benches.md).
@@ -57,7 +71,7 @@ def pick(names):
 
 
 def configs():
-    """(name, base, knob settings, irq_cpus) in table order."""
+    """(name, base, knob settings, irq_cpus: "0" or PER_CPU) in table order."""
     out = []
     for base_name, base in (("default", DEFAULT), ("seed-001", SEED001)):
         out.append((base_name, base_name, dict(base), "0"))
@@ -67,7 +81,7 @@ def configs():
                     s = dict(base)
                     s[knob] = val
                     out.append((f"{base_name} {knob}={val}", base_name, s, "0"))
-        out.append((f"{base_name} per-submitter", base_name, dict(base), ""))
+        out.append((f"{base_name} per-submitter", base_name, dict(base), PER_CPU))
     return out
 
 
@@ -143,6 +157,7 @@ def apply(disk, settings):
 def read_back(disk):
     q = f"/sys/block/{disk}/queue"
     out = {k: read(f"{q}/{k}") for k in ("rq_affinity", "add_random", "nr_requests", "iostats")}
+    out["hw_queues"] = str(len(os.listdir(f"/sys/block/{disk}/mq")))
     m = re.search(r"\[(\S+)\]", read(f"{q}/scheduler"))
     out["scheduler"] = m.group(1) if m else read(f"{q}/scheduler")
     return out
@@ -182,10 +197,18 @@ def cache_groups():
     return groups
 
 
+def disk_reads(disk):
+    """Reads completed by the disk (/sys/block/X/stat's first field; 0 with iostats off)."""
+    return int(read(f"/sys/block/{disk}/stat").split()[0])
+
+
 def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
-    c0, j0, s0 = counters(), busy_jiffies(), sched_counters()
+    c0, j0, s0, d0 = counters(), busy_jiffies(), sched_counters(), disk_reads(disk)
     ios, iops = run_workload(top, workload, "/dev/" + disk, runtime, procs_per_cpu)
-    c1, j1, s1 = counters(), busy_jiffies(), sched_counters()
+    c1, j1, s1, d1 = counters(), busy_jiffies(), sched_counters(), disk_reads(disk)
+    # the per-I/O counts' denominator: the disk's own count over the same window as the counts
+    # (dd's start-up and exit included, which dd's byte count leaves out), else the workload's
+    n = d1 - d0 if d1 > d0 else ios
     hz = os.sysconf("SC_CLK_TCK")
     per_cpu = {}
     if fe:
@@ -194,9 +217,9 @@ def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
                             for k in ("irq", "done")}
     return {"ios": ios, "iops": iops,
             "cpu_us_per_io": (j1 - j0) * 1e6 / hz / ios if ios else None,
-            "per_cpu": per_cpu,
+            "per_cpu": per_cpu, "ios_stat": d1 - d0,
             # whole-system counts over the run (the workload's own processes included)
-            "per_io": {k: (s1[k] - s0[k]) / ios if ios else None for k in s0}}
+            "per_io": {k: (s1[k] - s0[k]) / n if n else None for k in s0}}
 
 
 def find_sd():
@@ -209,60 +232,80 @@ def find_sd():
     raise RuntimeError("knobs: no RAMLLD sd disk appeared")
 
 
+def load_ramlld(ko, scsi_ko, args):
+    """insmod ramlld with args and the SCSI front end: {"mq": disk, "scsi": disk}."""
+    sh(["insmod", ko] + args)
+    sh(["insmod", scsi_ko])
+    sh(["modprobe", "sd_mod"])
+    return {"mq": "ramlldmq0", "scsi": find_sd()}
+
+
+def unload():
+    subprocess.run(["rmmod", "ramlld_scsi"], check=False)
+    subprocess.run(["rmmod", "ramlld"], check=False)
+
+
 def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topology="",
             log=sys.stdout, only=None):
     """The whole table (or the configurations named in only) in this (guest's) kernel, into
-    OUT/knobs.jsonl."""
+    OUT/knobs.jsonl: the configurations with one interrupt CPU under one load, the
+    per-submitter ones under a second (a hw queue and a vector per CPU)."""
     chosen = pick(only)
     # the SCSI front end is its own module, beside ramlld.ko
     scsi_ko = os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
     for dep in sh(["modinfo", "-F", "depends", ko, scsi_ko]).strip().replace("\n", ",").split(","):
         if dep and dep != "ramlld":
             sh(["modprobe", dep])
-    sh(["insmod", ko] + LOAD_ARGS)
-    try:
-        sh(["insmod", scsi_ko])
-        sh(["modprobe", "sd_mod"])
-        sd = find_sd()
-        disks = {"mq": "ramlldmq0", "scsi": sd}
-        os.makedirs(out_dir, exist_ok=True)
-        with open(os.path.join(out_dir, "knobs.jsonl"), "w", encoding="utf-8") as out:
-            meta = {"meta": {"load": LOAD_ARGS, "kernel": os.uname().release,
-                             "cpus": os.cpu_count(), "runtime": runtime, "repeats": repeats,
-                             "procs_per_cpu": procs_per_cpu, "topology": topology,
-                             "clock": os.environ.get("RAMLLD_CLOCK", "host"),
-                             "qemu": os.environ.get("RAMLLD_QEMU", ""),
-                             "llc_groups": cache_groups(),
-                             "configs": [c[0] for c in chosen],
-                             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
-            out.write(json.dumps(meta) + "\n")
-            for rep in range(repeats):
-                for workload in workloads:
-                    r = measure_one(top, "ramlld0", None, workload, runtime, procs_per_cpu)
-                    r.update(rep=rep, workload=workload, path="bio", config="baseline")
-                    out.write(json.dumps(r) + "\n")
-                    # the defaults and the baseline once more at the end: with one repeat, how
-                    # far two runs of one cell are apart (SMP on the exact clock is not exact)
-                    again = [chosen[0]] if repeats == 1 else []
-                    for name, base, settings, irq_cpus in chosen + again:
-                        write(f"{PARAMS}/irq_cpus", irq_cpus)
-                        for fe, disk in disks.items():
-                            apply(disk, settings)
-                            r = measure_one(top, disk, fe, workload, runtime, procs_per_cpu)
-                            r.update(rep=rep, workload=workload, path=fe, config=name, base=base,
-                                     irq_cpus=read(f"{PARAMS}/irq_cpus"),
-                                     settings=read_back(disk))
-                            out.write(json.dumps(r) + "\n")
-                            out.flush()
-                            print(f"knobs: rep {rep} {workload} {fe} {name}: {r['iops']:.0f} IOPS",
-                                  file=log, flush=True)
-                    if again:
-                        r = measure_one(top, "ramlld0", None, workload, runtime, procs_per_cpu)
-                        r.update(rep=rep, workload=workload, path="bio", config="baseline")
-                        out.write(json.dumps(r) + "\n")
-    finally:
-        subprocess.run(["rmmod", "ramlld_scsi"], check=False)
-        subprocess.run(["rmmod", "ramlld"], check=False)
+    groups = [(irq, [c for c in chosen if c[3] == irq]) for irq in ("0", PER_CPU)]
+    groups = [g for g in groups if g[1]]
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "knobs.jsonl"), "w", encoding="utf-8") as out:
+        meta = {"meta": {"load": LOAD_ARGS, "load_per_cpu": load_args(PER_CPU),
+                         "kernel": os.uname().release,
+                         "cpus": os.cpu_count(), "runtime": runtime, "repeats": repeats,
+                         "procs_per_cpu": procs_per_cpu, "topology": topology,
+                         "clock": os.environ.get("RAMLLD_CLOCK", "host"),
+                         "qemu": os.environ.get("RAMLLD_QEMU", ""),
+                         "llc_groups": cache_groups(),
+                         "configs": [c[0] for c in chosen],
+                         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
+        out.write(json.dumps(meta) + "\n")
+        for gi, (irq, group) in enumerate(groups):
+            try:
+                disks = load_ramlld(ko, scsi_ko, load_args(irq))
+                for rep in range(repeats):
+                    for workload in workloads:
+                        measure_group(out, top, disks, group, rep, workload, runtime,
+                                      procs_per_cpu, baseline=gi == 0,
+                                      again=repeats == 1 and gi == 0, log=log)
+            finally:
+                unload()
+
+
+def measure_group(out, top, disks, group, rep, workload, runtime, procs_per_cpu, baseline,
+                  again, log):
+    """One repeat of one workload over the configurations of one load; with baseline the bio
+    disk first, with again the first configuration and the bio disk once more at the end
+    (with one repeat: how far two runs of one cell are apart; SMP on the exact clock is not
+    exact)."""
+    def bio():
+        r = measure_one(top, "ramlld0", None, workload, runtime, procs_per_cpu)
+        r.update(rep=rep, workload=workload, path="bio", config="baseline")
+        out.write(json.dumps(r) + "\n")
+    if baseline:
+        bio()
+    for name, base, settings, _ in group + (group[:1] if again else []):
+        for fe, disk in disks.items():
+            apply(disk, settings)
+            r = measure_one(top, disk, fe, workload, runtime, procs_per_cpu)
+            r.update(rep=rep, workload=workload, path=fe, config=name, base=base,
+                     irq_cpus=read(f"{PARAMS}/irq_cpus"), settings=read_back(disk))
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+            print(f"knobs: rep {rep} {workload} {fe} {name}: {r['iops']:.0f} IOPS",
+                  file=log, flush=True)
+    if baseline and again:
+        bio()
 
 
 # ---------------------------------------------------------------- the report
@@ -358,9 +401,13 @@ def markdown(out_dir, level="##"):
          "(seed 001's load; IOPS over the I/O window), `qd32`, fio 4k randread libaio iodepth "
          "32, one job pinned to each CPU. Configurations: the kernel's defaults for such a disk "
          "(rq_affinity=1, mq-deadline, add_random=1) and seed 001's tuning (2, none, 0), each "
-         "with one knob changed; per-submitter: irq_cpus emptied (completions signalled inside "
-         "queue_rq on the submitting CPU; with the one hw queue of irq_cpus=0 the block layer "
-         "hands each to ksoftirqd, docs/knobs.md: not an NVMe-like vector per CPU). Spread: "
+         "with one knob changed; per-submitter, the NVMe-like reference: ramlld loaded again "
+         + (f"`{' '.join(meta['load_per_cpu'])}`" if meta.get("load_per_cpu") else
+            "(this run: irq_cpus emptied at run time, the one hw queue kept, so the block layer "
+            "completed in ksoftirqd, docs/knobs.md)")
+         + ", a hw queue and a vector per CPU: each completion a hard interrupt on its "
+         "submitter. Per-I/O counts: whole-guest counts over the run divided by the disk's "
+         "reads completed (/sys/block/X/stat). Spread: "
          "(max − min) / mean of a cell's "
          "runs; with one repeat the defaults and the bio baseline run a second time at the end "
          "of each workload, and the larger of their spreads stands for every cell of that "
@@ -382,7 +429,7 @@ def markdown(out_dir, level="##"):
         head = ["configuration", "mq IOPS (spread)", "sd IOPS (spread)", "bio / sd",
                 "mq / sd"]
         head += (["instr./I/O mq", "instr./I/O sd"] if exact else ["CPU µs/IO mq", "CPU µs/IO sd"])
-        head += ["read back mq; sd (rq_affinity scheduler add_random nr_requests)",
+        head += ["read back mq; sd (rq_affinity scheduler add_random nr_requests hw queues)",
                  "mq interrupts \\| completions per CPU", "sd interrupts \\| completions per CPU",
                  "per I/O mq; sd: context switches / ksoftirqd runs / BLOCK softirqs / "
                  "call IPIs / irq_work IPIs"]
@@ -391,8 +438,9 @@ def markdown(out_dir, level="##"):
             mq, sd = cells.get((name, "mq")), cells.get((name, "scsi"))
             if not mq or not sd:
                 continue
-            rb = "; ".join(" ".join(c["runs"][-1]["settings"][k] for k in
-                                    ("rq_affinity", "scheduler", "add_random", "nr_requests"))
+            rb = "; ".join(" ".join(c["runs"][-1]["settings"].get(k, "-") for k in
+                                    ("rq_affinity", "scheduler", "add_random", "nr_requests",
+                                     "hw_queues"))
                            for c in (mq, sd))
             cost = ([f"{1e9 / mq['iops']:,.0f}", f"{1e9 / sd['iops']:,.0f}"] if exact else
                     [f"{mq['cpu_us_per_io']:.1f}", f"{sd['cpu_us_per_io']:.1f}"])
@@ -410,7 +458,7 @@ def markdown(out_dir, level="##"):
             L.append(f"Seed 001's gap on `{workload}` (bio / sd): {bio[0] / d['iops']:.3f} under "
                      f"the defaults, {bio[0] / s1['iops']:.3f} under rq_affinity=2 + none + "
                      f"add_random=0, {bio[0] / cells[('seed-001 per-submitter', 'scsi')]['iops']:.3f}"
-                     " with completions on the submitter (no single interrupt CPU)."
+                     " with completions on the submitter (a hw queue and a vector per CPU)."
                      if ("seed-001 per-submitter", "scsi") in cells else
                      f"Seed 001's gap on `{workload}` (bio / sd): {bio[0] / d['iops']:.3f} under "
                      f"the defaults, {bio[0] / s1['iops']:.3f} under seed 001's tuning.")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them); --configs picks configurations and refuses a bad name, naming the allowed ones
+# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU; --configs picks configurations and refuses a bad name, naming the allowed ones
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -16,7 +16,7 @@ import knobs
 root = sys.argv[2]
 meta = {"load": knobs.LOAD_ARGS, "kernel": "6.1.0-57-amd64", "cpus": 2, "runtime": 1,
         "repeats": 1, "procs_per_cpu": 4, "topology": "", "clock": "icount", "qemu": "10.0.13",
-        "llc_groups": ["0-1"]}
+        "llc_groups": ["0-1"], "load_per_cpu": knobs.load_args(knobs.PER_CPU, 2)}
 per_cpu = {"0": {"irq": 10, "done": 6}, "1": {"irq": 0, "done": 4}}
 settings = {"rq_affinity": "2", "scheduler": "none", "add_random": "0", "nr_requests": "64",
             "iostats": "1"}
@@ -27,8 +27,10 @@ rows = [{"workload": "dd", "path": "bio", "config": "baseline", "iops": 200000.0
 for cfg, mq, sd, ks in (("seed-001", 100000.0, 80000.0, 0.0),
                         ("seed-001 per-submitter", 50000.0, 40000.0, 1.0)):
     for path, iops in (("mq", mq), ("scsi", sd)):
+        hwq = {"hw_queues": "2" if ks else "1"}
         r = {"workload": "dd", "path": path, "config": cfg, "base": "seed-001", "iops": iops,
-             "ios": int(iops), "cpu_us_per_io": 2.0, "per_cpu": per_cpu, "settings": settings,
+             "ios": int(iops), "cpu_us_per_io": 2.0, "per_cpu": per_cpu,
+             "settings": dict(settings, **hwq),
              "per_io": {"ctxt": 2.0 + ks, "ksoftirqd": ks, "block_softirq": 1.0,
                         "ipi_cal": 0.25, "ipi_iwi": 0.5}}
         if cfg == "seed-001" and path == "scsi":
@@ -43,7 +45,10 @@ for want in ("| seed-001 | 100,000 (-) | 80,000 (-) | 2.500 | 1.250 | 10,000 | 1
              "| seed-001 per-submitter | 50,000 (-) | 40,000 (-) | 5.000 | 1.250 | 20,000 | 25,000 |",
              "2.00/0.00/1.00/0.25/0.50; -",
              "3.00/1.00/1.00/0.25/0.50; 3.00/1.00/1.00/0.25/0.50",
-             "context switches / ksoftirqd runs / BLOCK softirqs / call IPIs / irq_work IPIs"):
+             "context switches / ksoftirqd runs / BLOCK softirqs / call IPIs / irq_work IPIs",
+             "| 2 none 0 64 1; 2 none 0 64 1 |", "| 2 none 0 64 2; 2 none 0 64 2 |",
+             "ramlld loaded again `mode=all capacity_mb=256 prealloc=1 irqmode=1 irq_cpus=0,1 "
+             "rotational=1`"):
     if want not in text:
         sys.exit(f"the table lacks {want!r}:\n{text}")
     print(f"ok: {want}")
@@ -60,6 +65,29 @@ except ValueError as e:
     if "'seed-002'" not in str(e) or "seed-001 per-submitter" not in str(e):
         sys.exit(f"pick's error names neither the bad nor the allowed: {e}")
 print("ok: pick")
+# per-submitter: a second load with a vector (and a hw queue) per CPU, not irq_cpus emptied
+subs = {c[0]: c[3] for c in knobs.configs()}
+if subs["seed-001 per-submitter"] != knobs.PER_CPU or subs["seed-001"] != "0":
+    sys.exit(f"per-submitter's irq_cpus: {subs}")
+if "irq_cpus=0,1,2,3" not in knobs.load_args(knobs.PER_CPU, 4) or \
+        "irq_cpus=0" not in knobs.load_args("0"):
+    sys.exit(f"load_args: {knobs.load_args(knobs.PER_CPU, 4)}")
+# the per-I/O counts divide by the disk's reads completed (dd's byte count misses none of
+# them but counts only the I/O window), and by the workload's count when the stat is off
+seq = iter([100, 1100, 5, 5])
+knobs.counters = lambda: {}
+knobs.busy_jiffies = lambda: 0
+knobs.sched_counters = lambda: dict.fromkeys(knobs.PER_IO, next(ctx))
+knobs.disk_reads = lambda disk: next(seq)
+knobs.run_workload = lambda *a: (800, 800.0)
+ctx = iter([0, 500, 0, 400])
+r = knobs.measure_one("/", "ramlldmq0", None, "dd", 1, 1)
+if r["per_io"]["ctxt"] != 0.5 or r["ios_stat"] != 1000:
+    sys.exit(f"per-I/O over the stat's 1000 reads: {r}")
+r = knobs.measure_one("/", "ramlldmq0", None, "dd", 1, 1)
+if r["per_io"]["ctxt"] != 0.5:
+    sys.exit(f"per-I/O over the workload's 800 I/Os when the stat stays: {r}")
+print("ok: per-submitter's load, the per-I/O denominator")
 EOF
 
 run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
