@@ -198,8 +198,10 @@ def cache_groups():
 
 
 def disk_reads(disk):
-    """Reads completed by the disk (/sys/block/X/stat's first field; 0 with iostats off)."""
-    return int(read(f"/sys/block/{disk}/stat").split()[0])
+    """Reads the disk was given: completed and merged into another (/sys/block/X/stat's first
+    two fields; mq-deadline merges some of dd's adjacent 4 KiB reads); 0 with iostats off."""
+    f = read(f"/sys/block/{disk}/stat").split()
+    return int(f[0]) + int(f[1])
 
 
 def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
@@ -396,18 +398,21 @@ def markdown(out_dir, level="##"):
          + f", {meta['cpus']} vCPUs ({topo}; last-level cache shared by CPUs {llc}), "
          f"ramlld loaded `{' '.join(meta['load'])}` (bio, mq and sd on one store; every mq and "
          "sd completion raised as a hard interrupt on CPU 0, one hw queue), "
-         f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: `dd`, "
-         f"tools/percpu-load's real dd processes, {meta['procs_per_cpu']} pinned to each CPU "
-         "(seed 001's load; IOPS over the I/O window), `qd32`, fio 4k randread libaio iodepth "
-         "32, one job pinned to each CPU. Configurations: the kernel's defaults for such a disk "
+         f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: "
+         + ", ".join(w for k, w in (
+             ("dd", f"`dd`, tools/percpu-load's real dd processes, {meta['procs_per_cpu']} "
+              "pinned to each CPU (seed 001's load; IOPS over the I/O window)"),
+             ("qd32", "`qd32`, fio 4k randread libaio iodepth 32, one job pinned to each CPU"))
+             if k in {r["workload"] for r in runs})
+         + ". Configurations: the kernel's defaults for such a disk "
          "(rq_affinity=1, mq-deadline, add_random=1) and seed 001's tuning (2, none, 0), each "
          "with one knob changed; per-submitter, the NVMe-like reference: ramlld loaded again "
          + (f"`{' '.join(meta['load_per_cpu'])}`" if meta.get("load_per_cpu") else
             "(this run: irq_cpus emptied at run time, the one hw queue kept, so the block layer "
             "completed in ksoftirqd, docs/knobs.md)")
          + ", a hw queue and a vector per CPU: each completion a hard interrupt on its "
-         "submitter. Per-I/O counts: whole-guest counts over the run divided by the disk's "
-         "reads completed (/sys/block/X/stat). Spread: "
+         "submitter. Per-I/O counts: whole-guest counts over the run divided by the reads the "
+         "disk was given (/sys/block/X/stat: completed + merged). Spread: "
          "(max − min) / mean of a cell's "
          "runs; with one repeat the defaults and the bio baseline run a second time at the end "
          "of each workload, and the larger of their spreads stands for every cell of that "
