@@ -539,10 +539,12 @@ def seed002(root, cells, idx, exact=False):
                        "disk to overlap, so this measures what the knobs cost the stack itself.",
            "tables": [], "notes": [], "sweep": []}
     sw = [c for c in cells if c["workload"] == w and GRID_RX.match(c["profile"])]
+    dflt = [c for c in cells if c["workload"] == w and c["profile"] == "default"]
     if exact:
         sw = [read_time_cell(root, c) for c in sw]
+        dflt = [read_time_cell(root, c) for c in dflt]
         idx = dict(idx)
-        idx.update({(c["target"], c["profile"], w, c["section"]): c for c in sw})
+        idx.update({(c["target"], c["profile"], w, c["section"]): c for c in sw + dflt})
         sec["notes"].append(
             "MB/s and IOPS on the exact clock are over each run's time inside read() (the sum "
             "of fio's per-read latencies, in guest ns), not over fio's runtime in whole ms: at "
@@ -644,12 +646,18 @@ def seed002(root, cells, idx, exact=False):
         r, sd, n, ag = ratios[key]
         v = verdict(r, sd, n, 1.30, band_of("002"), ag)
         what = f"{key[0]}, max_sectors_kb 64 over 512 at read-ahead {key[1]}, all sizes averaged"
+        rest = [(k, x[0]) for k, x in ratios.items() if k != key and x[0] is not None]
+        if rest:
+            lo, hi = min(rest, key=lambda kx: kx[1]), max(rest, key=lambda kx: kx[1])
+            what += (f" (every other path and read-ahead: {fmt(lo[1], 3)}x, {lo[0][0]} at "
+                     f"{lo[0][1]}, to {fmt(hi[1], 3)}x, {hi[0][0]} at {hi[0][1]})")
     else:
         v, what = verdict(None, None, 0, 1.30), "max_sectors_kb 64 over 512"
     sec["verdict"] = v
     sec["verdict_line"] = verdict_text(v, what, "~30 %: 159.24 / 120.71 MB/s; "
                                        + BANDS["002"][2])
     sec["breakdown"] = seed002_breakdown(root, idx, paths, profs, sizes, sec, exact)
+    seed002_steps(idx, paths, sizes, sec)
     return sec
 
 
@@ -713,6 +721,32 @@ def seed002_breakdown(root, idx, paths, profs, sizes, sec, exact=False):
             "iSCSI target, which overlapped its disk reads with the network on smaller "
             "commands, and a RAM store has nothing to overlap.")
     return {"read_ahead": ra, "per_request_us": {t: statistics.mean(v) for t, v in per_req.items()}}
+
+
+def seed002_steps(idx, paths, sizes, sec):
+    """From each path's own defaults to seed 002's tuning (read-ahead 2M, max_sectors_kb 64) one
+    knob at a time, at the sizes where an earlier run saw sd move the other way (1M, 256K): the
+    defaults' max_sectors_kb down to 512, read-ahead 128K up to 2M, max_sectors_kb 512 down to 64
+    (the queue read-back names each path's defaults)."""
+    steps = ["default", "seed-002-ra128k-ms512k", "seed-002-ra2m-ms512k", "seed-002-ra2m-ms64k"]
+    rows = []
+    for t in paths:
+        for k in [k for k in (1024, 256) if k in sizes]:
+            cs = [idx.get((t, p, "seed-002", f"bs-{bs_label(k).lower()}")) for p in steps]
+            if not all(cs):
+                continue
+            q = cs[0].get("queue") or {}
+            dname = f"default (RA {q.get('read_ahead_kb', '?')}K / {q.get('max_sectors_kb', '?')})"
+            rows.append([t, bs_label(k), dname, fmt(cs[0]["mbps"])]
+                        + [fmt(c["mbps"] / p["mbps"], 3) for p, c in zip(cs, cs[1:])]
+                        + [fmt(cs[3]["mbps"]), fmt(cs[3]["mbps"] / cs[0]["mbps"], 3)])
+    if rows:
+        sec["tables"].append((
+            "From each path's defaults to seed 002's tuning, one knob at a time (MB/s and the "
+            "ratio each step makes)",
+            ["target", "block size", "defaults", "MB/s", "max_sectors_kb → 512",
+             "RA 128K → 2M", "max_sectors_kb 512 → 64", "MB/s at RA 2M / 64",
+             "seed-002 / default"], rows))
 
 
 # ---------------------------------------------------------------- seed 003
