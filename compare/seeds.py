@@ -588,15 +588,22 @@ def seed002(root, cells, idx, exact=False):
                                      "kib": [k for k, _ in pts], "mbps": [c["mbps"] for _, c in pts],
                                      "sd": [c["mbps_std"] or 0 for _, c in pts]})
 
+    def path_sizes(t):
+        """The sizes path t ran under every one of its grid profiles (a narrowed run may give
+        a path fewer sizes than another: its averages are over its own)."""
+        got = [{c["section"] for c in sw if c["target"] == t and c["profile"] == p} for p in profs]
+        return set.intersection(*[g for g in got if g]) if any(got) else set()
+
     def avg_runs(t, p):
-        """MB/s over all sizes of each run (rep): the post's blindless average, one a run."""
-        per_rep = {}
+        """MB/s over the path's sizes of each run (rep): the post's blindless average, one a
+        run."""
+        per_rep, want = {}, path_sizes(t)
         for c in sw:
-            if c["target"] == t and c["profile"] == p:
+            if c["target"] == t and c["profile"] == p and c["section"] in want:
                 for r in c["runs"]:
                     if r.get("mbps") is not None:
                         per_rep.setdefault(r["rep"], []).append(r["mbps"])
-        return [statistics.mean(v) for v in per_rep.values() if len(v) == len(sizes)]
+        return [statistics.mean(v) for v in per_rep.values() if len(v) == len(want)]
 
     def avg(t, p):
         """avg_runs()' mean ± sd over the runs, n."""
@@ -622,7 +629,7 @@ def seed002(root, cells, idx, exact=False):
     for t in paths:
         for p in profs:
             m, s, n = avg(t, p)
-            rows.append([t, short[p], pm(m, s), n])
+            rows.append([t, short[p], pm(m, s), n, len(path_sizes(t))])
         for ra in ("128K", "512K", "2M"):
             a = f"seed-002-ra{ra.lower()}-ms64k"
             b = f"seed-002-ra{ra.lower()}-ms512k"
@@ -631,9 +638,9 @@ def seed002(root, cells, idx, exact=False):
                 mb, sb, nb = avg(t, b)
                 r, sd = ratio(ma, sa, mb, sb)
                 ratios[(t, ra)] = (r, sd, min(na, nb), avg_agreement(t, a, b))
-    sec["tables"].append(("The blindless average (MB/s over all block sizes, mean ± sd over "
-                          "the runs)", ["target", "read-ahead / max_sectors_kb", "MB/s", "runs"],
-                          rows))
+    sec["tables"].append(("The blindless average (MB/s over the path's block sizes, mean ± sd "
+                          "over the runs)", ["target", "read-ahead / max_sectors_kb", "MB/s",
+                                             "runs", "sizes"], rows))
     rrows = [[t, ra, fmt(r, 3) if exact else pm(r, sd, 2),
               verdict(r, sd, n, 1.30, band_of("002"), ag)["category"]]
              for (t, ra), (r, sd, n, ag) in ratios.items()]
