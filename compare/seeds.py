@@ -867,13 +867,17 @@ def seed004(root, cells, idx, exact=False):
                        f"K ({fmt(u, 1)} %)" if c else "-")
         r, sd, n = cell_ratio(idx, ("ramlld-scsi", prof, w, s), ("sdebug", prof, w, s))
         row.append(pm(r, sd, 3))
+        if "ramlld-scsi-tar" in ts:     # scsi_ram's throw-away knobs on, as its post offered
+            row.append(pm(*cell_ratio(idx, ("ramlld-scsi-tar", prof, w, s),
+                                      ("sdebug", prof, w, s))[:2], 3))
         if r is not None:
             rs.append((r, sd, n))
             used += [idx.get((t, prof, w, s)) for t in ("ramlld-scsi", "sdebug")]
         rows.append(row)
     sec["tables"].append(("The post's four jobs: KB/s (util %)", [
         "job", "the post: scsi_ram / scsi_debug KB/s", "ratio"] + ts
-        + ["ramlld-scsi / sdebug"], rows))
+        + ["ramlld-scsi / sdebug"]
+        + (["ramlld-scsi-tar / sdebug"] if "ramlld-scsi-tar" in ts else []), rows))
     claim = statistics.mean(ram / dbg for _, ram, dbg in SEED004_POST)
     if rs:
         r = statistics.mean(x[0] for x in rs)
