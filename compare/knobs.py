@@ -493,6 +493,19 @@ def markdown(out_dir, level="##"):
     return L
 
 
+def not_measured(meta):
+    """The section's lines when guest-run was told not to measure the table (meta.env's
+    knobs=0), so a report without it says why and how to get it; [] otherwise."""
+    if meta.get("knobs") != "0":
+        return []
+    return ["## The knob table (issue 17, seed 001)", "",
+            "Not measured in this run: `--no-knobs`, a selection (`--only`, `--targets`, "
+            "`--profiles`) without `--knobs`, or the exact quick level, whose one vCPU leaves "
+            "rq_affinity nothing to move. `compare/run --quick --knobs --cpus 2` adds it on the "
+            "exact clock (28 runs of dd; 17 min of wall time at host load 5-10, docs/knobs.md).",
+            ""]
+
+
 def main(argv):
     """compare/guest-run's step: the table measured in this guest into OUT/knobs.jsonl."""
     import argparse

@@ -534,8 +534,10 @@ def build(root):
             "midlayer_fio": midlayer_fio, "bench": bench,
             "seeds": seeds.sections(root, cells, idx, exact, clock_text(meta)),
             "ladder": ladder.section(root, idx, tmeta, exact),
-            # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it
-            "knobs": knobs.markdown(os.path.join(root, "knobs"))}, idx
+            # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it;
+            # when it was told not to, why not
+            "knobs": (knobs.markdown(os.path.join(root, "knobs"))
+                      or knobs.not_measured(meta))}, idx
 
 
 def instr_per_function(bd, idx):

@@ -88,6 +88,11 @@ r = knobs.measure_one("/", "ramlldmq0", None, "dd", 1, 1)
 if r["per_io"]["ctxt"] != 0.5:
     sys.exit(f"per-I/O over the workload's 800 I/Os when the stat stays: {r}")
 print("ok: per-submitter's load, the per-I/O denominator")
+# a run told not to measure the table says so (meta.env knobs=0); one that did not say, nothing
+if "compare/run --quick --knobs --cpus 2" not in "\n".join(knobs.not_measured({"knobs": "0"})) \
+        or knobs.not_measured({"knobs": "1"}) or knobs.not_measured({}):
+    sys.exit("not_measured")
+print("ok: the section of a run without the table")
 EOF
 
 run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
