@@ -621,7 +621,8 @@ def seed002(root, cells, idx, exact=False):
             return None
         cs = [c for c in sw if c["target"] == t and c["profile"] in (a, b)]
         ag = agreement([(f"{t} {p} average", avg_runs(t, p)) for p in (a, b)])
-        per_cell = cell_agreement(cs, "mbps")
+        per_cell = agreement([(f"{t} {short[c['profile']]} {c['section']}",
+                               [r.get("mbps") for r in c["runs"]]) for c in cs])
         return dict(ag, sizes_pct=per_cell["pct"], sizes_what=per_cell["what"])
 
     rows = []
@@ -653,18 +654,19 @@ def seed002(root, cells, idx, exact=False):
         v = verdict(r, sd, n, 1.30, band_of("002"), ag)
         what = f"{key[0]}, max_sectors_kb 64 over 512 at read-ahead {key[1]}, all sizes averaged"
         if ag and ag.get("sizes_pct") is not None:
-            what += f" (single sizes' runs up to {ag['sizes_pct']:.2f} % apart)"
-        worst = [x[3] for x in ratios.values() if x[3] and x[3].get("sizes_what")]
+            what += f"; single sizes' runs up to {ag['sizes_pct']:.2f} % apart"
+        worst = dict.fromkeys(w for x in ratios.values() if x[3] and x[3].get("sizes_what")
+                              for w in x[3]["sizes_what"].split("; "))
         if worst:
             sec["notes"].append(
                 "Single sizes whose two runs differ by more than the exact clock's "
                 f"{EXACT_AGREE_PCT} % (said, not judged: the verdict is on the averages over all "
-                "sizes, as the post's claim): " + "; ".join(x["sizes_what"] for x in worst) + ".")
+                "sizes, as the post's claim): " + "; ".join(worst) + ".")
         rest = [(k, x[0]) for k, x in ratios.items() if k != key and x[0] is not None]
         if rest:
             lo, hi = min(rest, key=lambda kx: kx[1]), max(rest, key=lambda kx: kx[1])
-            what += (f" (every other path and read-ahead: {fmt(lo[1], 3)}x, {lo[0][0]} at "
-                     f"{lo[0][1]}, to {fmt(hi[1], 3)}x, {hi[0][0]} at {hi[0][1]})")
+            what += (f"; every other path and read-ahead: {fmt(lo[1], 3)}x ({lo[0][0]} at "
+                     f"{lo[0][1]}) to {fmt(hi[1], 3)}x ({hi[0][0]} at {hi[0][1]})")
     else:
         v, what = verdict(None, None, 0, 1.30), "max_sectors_kb 64 over 512"
     sec["verdict"] = v
