@@ -570,16 +570,20 @@ def seed002(root, cells, idx, exact=False):
              for p in profs}
     sizes = sorted({kib(c["section"][3:]) for c in sw}, reverse=True)
     for t in paths:
+        # the path's own sizes and profiles: a narrowed run may give it fewer
+        tsizes = [k for k in sizes if any(
+            c["target"] == t and c["section"] == f"bs-{bs_label(k).lower()}" for c in sw)]
+        tprofs = [p for p in profs if any(c["target"] == t and c["profile"] == p for c in sw)]
         rows = []
-        for k in sizes:
+        for k in tsizes:
             row = [k * 1024]
-            for p in profs:
+            for p in tprofs:
                 c = idx.get((t, p, w, f"bs-{bs_label(k).lower()}"))
                 row.append(f"{pm(c['mbps'], c['mbps_std'])} / {fmt(c['iops'])}" if c else "-")
             rows.append(row)
         sec["tables"].append((f"{t}: MB/s (avg ± std of the runs) / IOPS per block size, as "
                               "blockdev-perftest prints them", ["blocksize (bytes)"]
-                             + [short[p] for p in profs], rows))
+                             + [short[p] for p in tprofs], rows))
         for p in profs:
             pts = [(k, idx.get((t, p, w, f"bs-{bs_label(k).lower()}"))) for k in sizes]
             pts = [(k, c) for k, c in pts if c]
@@ -630,7 +634,8 @@ def seed002(root, cells, idx, exact=False):
     for t in paths:
         for p in profs:
             m, s, n = avg(t, p)
-            rows.append([t, short[p], pm(m, s), n, len(path_sizes(t))])
+            if n:
+                rows.append([t, short[p], pm(m, s), n, len(path_sizes(t))])
         for ra in ("128K", "512K", "2M"):
             a = f"seed-002-ra{ra.lower()}-ms64k"
             b = f"seed-002-ra{ra.lower()}-ms512k"
