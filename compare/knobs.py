@@ -396,9 +396,11 @@ def markdown(out_dir, level="##"):
             "clock: 10^9 / IOPS is the instructions per I/O of the whole path, summed over the "
             "CPUs)" if exact else " (host time under TCG: figures swing with the host's load)")
          + f", {meta['cpus']} vCPUs ({topo}; last-level cache shared by CPUs {llc}), "
-         f"ramlld loaded `{' '.join(meta['load'])}` (bio, mq and sd on one store; every mq and "
-         "sd completion raised as a hard interrupt on CPU 0, one hw queue), "
-         f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: "
+         + (f"ramlld loaded `{' '.join(meta['load'])}` (bio, mq and sd on one store; every mq "
+            "and sd completion raised as a hard interrupt on CPU 0, one hw queue), "
+            if any(r.get("irq_cpus", "0") == "0" for r in runs if r["path"] != "bio") else
+            "bio, mq and sd on one store, ")
+         + f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: "
          + ", ".join(w for k, w in (
              ("dd", f"`dd`, tools/percpu-load's real dd processes, {meta['procs_per_cpu']} "
               "pinned to each CPU (seed 001's load; IOPS over the I/O window)"),
