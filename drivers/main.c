@@ -80,7 +80,28 @@ MODULE_PARM_DESC(shared_tags, "mq: one tag set shared by every device (default: 
 module_param_named(blocking, ramlld_params.blocking, bool, 0444);
 MODULE_PARM_DESC(blocking, "mq: BLK_MQ_F_BLOCKING, queue_rq may sleep (default: 0)");
 
-module_param_named(rotational, ramlld_params.rotational, bool, 0444);
+/*
+ * param_set_bool() refuses a bad value with -EINVAL and the kernel's own line,
+ * which does not say what is allowed.
+ */
+static int ramlld_param_set_bool(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (ret)
+		pr_err("%s=%.*s is invalid: allowed 0 or 1 (or y/n, on/off)\n",
+		       kp->name, 64, val ? val : "");
+	return ret;
+}
+
+static const struct kernel_param_ops ramlld_bool_ops = {
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= ramlld_param_set_bool,
+	.get	= param_get_bool,
+};
+
+module_param_cb(rotational, &ramlld_bool_ops, &ramlld_params.rotational, 0444);
+__MODULE_PARM_TYPE(rotational, "bool");
 MODULE_PARM_DESC(rotational, "Disks look rotational: queue/rotational and add_random 1 on bio and mq, a 7200 rpm medium in SCSI VPD page B1 so that sd leaves add_random on (default: 0)");
 
 module_param_named(write_cache, ramlld_params.write_cache, bool, 0444);

@@ -40,6 +40,7 @@ check_bad nr_devices nr_devices=100000
 check_bad physical_block_size sector_size=4096 physical_block_size=512
 check_bad physical_block_size physical_block_size=3000
 check_bad irqmode irqmode=3
+check_bad rotational rotational=2
 check_bad hw_queue_depth hw_queue_depth=0
 check_bad nr_hw_queues nr_hw_queues=99999
 check_bad completion_nsec completion_nsec=5000000000
