@@ -64,6 +64,10 @@ run_rc 2 "$PL" x --count 5 --runtime 3
 expect_in "percpu-load --count with --runtime" "not allowed with argument"
 run_rc 2 "$PL" x --runtime -1
 expect_in "percpu-load --runtime -1" "allowed: seconds > 0"
+run_rc 2 "$PL" x --startup-run --runtime 1
+expect_in "percpu-load --startup-run with --runtime" "only with --engine dd and without --runtime"
+run_rc 2 "$PL" x --startup-run --engine fio
+expect_in "percpu-load --startup-run with fio" "only with --engine dd and without --runtime"
 
 # the seed profiles shipped as files match the ones built into queue-tune (for a lone copy)
 for p in seed-001 seed-002; do

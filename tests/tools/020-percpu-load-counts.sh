@@ -22,7 +22,7 @@ check_run() {
 	shift 2
 	run_rc 0 "$PL" "$dev" --json --procs-per-cpu $per "$@"
 	printf '%s\n' "$out" > $res
-	python3 - $res "$match" "$ncpu" "$per" <<'PY' || fail "$dev $*: report check failed"
+	python3 - $res "$match" "$ncpu" "$per" "$@" <<'PY' || fail "$dev $*: report check failed"
 import json, sys
 r = json.load(open(sys.argv[1]))
 want_match, ncpu, per = sys.argv[2] == "1", int(sys.argv[3]), int(sys.argv[4])
@@ -36,6 +36,12 @@ for p in procs:
     assert p["affinity"] == [p["cpu"]], f"process {p} not pinned to its CPU"
     if r["context"]["count"]:
         assert p["ios"] == r["context"]["count"], f"process {p}: ios != --count"
+if "--startup-run" in sys.argv[5:]:
+    # the start-up run (count=0) was timed and its time taken off the elapsed time
+    su, less = r["startup_s"], r["less_startup_s"]
+    assert su and su > 0, f"--startup-run: startup_s {su}"
+    assert less is None or abs(r["elapsed_s"] - su - less) < 1e-9, f"less_startup_s {less}"
+    assert less is not None or r["elapsed_s"] <= su, "less_startup_s missing"
 assert ds["available"], "no stat file"
 assert ds["match"] == want_match, f"diskstats match={ds['match']}, expected {want_match}: {ds}"
 print(f"ok: {name} {r['context']['rw']} engine {r['context']['engine']}: total {tot['ios']} ios = "
@@ -68,6 +74,9 @@ run_rc 0 "$QT" "$NULLB" --iostats 1
 if [ "$(cat /sys/block/$RAM/queue/iostats)" = 0 ]; then
 	check_run "$RAM" 0 --count $count
 fi
+# --startup-run: the start-up (count=0) run first; the diskstats check still sees only the
+# measured run's I/O (the start-up run reads nothing)
+check_run "$NULLB" 1 --count $count --startup-run
 # --runtime: dd is stopped with SIGINT and its counts still add up
 check_run "$NULLB" 1 --runtime 2
 # fio engine, one job per process, cpus_allowed per job
