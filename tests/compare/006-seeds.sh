@@ -104,14 +104,14 @@ def verdict(s, sid):
 
 
 def runs(t, p, w, s, dd=False):
-    """(path, json, value) of each repeat's raw file: IOPS of a fio run, or of the dd run over
-    its I/O window (the processes' start-up left out)."""
+    """(path, json, value) of each repeat's raw file: IOPS of a fio run, or of the dd run less
+    its start-up run (the processes' start-up left out; else over its I/O window)."""
     got = []
     for f in sorted(glob.glob(os.path.join(out, "raw", t, p, w, s, "r*.dd.json" if dd else "r*.json"))):
         if not dd and f.endswith(".dd.json"):
             continue
         j = json.load(open(f))
-        v = (j["total"]["ios"] / j["io_window_s"] if dd
+        v = (j["total"]["ios"] / (j.get("less_startup_s") or j["io_window_s"]) if dd
              else sum(x["read"]["iops"] + x["write"]["iops"] for x in j["jobs"]))
         got.append((f, j, v))
     assert len(got) == REPEATS, f"{t} {w}/{s}: {len(got)} raw runs, expected {REPEATS}"
@@ -135,6 +135,8 @@ def rewrite(rs, value, dd=False):
             j["total"]["iops"] *= k
             j["total"]["mb_s"] *= k
             j["io_window_s"] /= k
+            if j.get("less_startup_s"):
+                j["less_startup_s"] /= k
         else:
             for x in j["jobs"]:
                 for d in ("read", "write"):
