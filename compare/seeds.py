@@ -448,6 +448,7 @@ def seed001(root, cells, idx, exact=False):
         if c["workload"] == w and c["section"] == "dd":
             dd_window_runs(root, c, bases)
     basis = " / ".join(sorted(set(bases))) or "I/O window"
+    bars = []
     for p in profs:
         scsi = dd_window(root, idx.get(("ramlld-scsi", p, w, "dd")))
         for t in targets_of(cells, w):
@@ -460,10 +461,19 @@ def seed001(root, cells, idx, exact=False):
             rows.append([t, p, role, f"{fmt(pf / 1e3)}K" if pf else "-",
                          fmt(pf / 190e3, 2) if pf else "-", pm(c["iops"], c["iops_std"]),
                          pm(m, sd), pm(*r, 2), n])
+            if p == "seed-001" and r[0] is not None:
+                bars.append((t, pf / 190e3 if pf else None, r[0]))
     sec["tables"].append(("IOPS of the dd run (x the SCSI LLD: the post's and this run's)",
                           ["target", "profile", "the post's role", "the post", "x SCSI LLD (post)",
                            "IOPS, wall", f"IOPS, {basis}", f"x ramlld-scsi ({basis})", "n"],
                           rows))
+    if bars:
+        sec["bars"] = {"title": f"seed 001: dd IOPS ({basis}) over the SCSI LLD's",
+                       "ylabel": "x the SCSI LLD (ramlld-scsi; the post's: ~190K)",
+                       "groups": [b[0] for b in bars],
+                       "series": [("the post", [b[1] for b in bars]),
+                                  ("measured here", [b[2] for b in bars])],
+                       "name": "seed-001-ratios.png"}
     p = "seed-001" if "seed-001" in profs else (profs[0] if profs else "seed-001")
 
     def window_ratio(a, b):
@@ -884,7 +894,7 @@ def seed004(root, cells, idx, exact=False):
     sec["compared"] = sec["compared"].format(runtime=run["runtime"], mib=run["mib"])
     ts = targets_of(cells, w)
     prof = "default"
-    rows, rs, used = [], [], []
+    rows, rs, used, bars = [], [], [], []
     for s, ram, dbg in SEED004_POST:
         row = [s, f"{ram} / {dbg}", fmt(ram / dbg, 3)]
         for t in ts:
@@ -900,11 +910,21 @@ def seed004(root, cells, idx, exact=False):
         if r is not None:
             rs.append((r, sd, n))
             used += [idx.get((t, prof, w, s)) for t in ("ramlld-scsi", "sdebug")]
+            bars.append((s, ram / dbg, r, cell_ratio(idx, ("ramlld-scsi-tar", prof, w, s),
+                                                     ("sdebug", prof, w, s))[0]))
         rows.append(row)
     sec["tables"].append(("The post's four jobs: KB/s (util %)", [
         "job", "the post: scsi_ram / scsi_debug KB/s", "ratio"] + ts
         + ["ramlld-scsi / sdebug"]
         + (["ramlld-scsi-tar / sdebug"] if "ramlld-scsi-tar" in ts else []), rows))
+    if bars:
+        series = [("the post: scsi_ram / scsi_debug", [b[1] for b in bars]),
+                  ("ramlld-scsi / scsi_debug", [b[2] for b in bars])]
+        if any(b[3] for b in bars):
+            series.append(("ramlld-scsi-tar / scsi_debug", [b[3] for b in bars]))
+        sec["bars"] = {"title": "seed 004: the post's four jobs, over scsi_debug delay=0",
+                       "ylabel": "x scsi_debug delay=0", "groups": [b[0] for b in bars],
+                       "series": series, "name": "seed-004-ratios.png"}
     claim = statistics.mean(ram / dbg for _, ram, dbg in SEED004_POST)
     if rs:
         r = statistics.mean(x[0] for x in rs)
@@ -970,7 +990,8 @@ def markdown(secs):
 
 def plots(root, secs, plt):
     """One plot per sweep: seed 000's IOPS over LUNs, seed 002's MB/s over block sizes (one line
-    per path and setting). plt: matplotlib.pyplot, or None (no plots)."""
+    per path and setting); one per table of ratios (seeds 001 and 004: the post's beside this
+    run's). plt: matplotlib.pyplot, or None (no plots)."""
     made = []
     if plt is None:
         return made
@@ -1007,6 +1028,21 @@ def plots(root, secs, plt):
             axs[0][0].set_ylabel("MB/s")
             fig.suptitle("seed 002: buffered sequential read over the block size")
             name = "seed-002-grid.png"
+        elif s.get("bars"):
+            b = s["bars"]
+            fig, ax = plt.subplots(figsize=(7, 4))
+            width = 0.8 / len(b["series"])
+            for i, (label, vals) in enumerate(b["series"]):
+                xs = [g + (i - (len(b["series"]) - 1) / 2) * width for g in range(len(b["groups"]))]
+                have = [(x, v) for x, v in zip(xs, vals) if v is not None]
+                ax.bar([x for x, _ in have], [v for _, v in have], width, label=label)
+            ax.axhline(1.0, color="grey", linewidth=0.8)
+            ax.set_xticks(range(len(b["groups"])))
+            ax.set_xticklabels(b["groups"], fontsize=8)
+            ax.set_ylabel(b["ylabel"], fontsize=8)
+            ax.set_title(b["title"], fontsize=9)
+            ax.legend(fontsize=7, loc="lower right")
+            name = b["name"]
         else:
             continue
         fig.tight_layout()
