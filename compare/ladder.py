@@ -228,8 +228,11 @@ def markdown(sec, notes):
         L.append("")
     if sec["missing"]:
         why = {n["target"]: n["text"] for n in notes if n["kind"] == "skip"}
+        cut = any(n["kind"] == "fail" and n["target"] == "guest" for n in notes)
         L.append("Not in this run: " + "; ".join(
-            f"{rung} (`{t}`: {why[t]})" if t in why else f"{rung} (`{t}`: not selected)"
+            f"{rung} (`{t}`: {why[t]})" if t in why else
+            f"{rung} (`{t}`: not selected, or not reached before the guest ended: Notes)" if cut
+            else f"{rung} (`{t}`: not selected)"
             for rung, t in sec["missing"]) + ".")
         L.append("")
     return L

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/report.py's cost ladder is filled from the measured cells: instructions per I/O, increments over the rung below, the increment split by layer from perf, a skipped stack named with its reason
+# what: compare/report.py's cost ladder is filled from the measured cells: instructions per I/O, increments over the rung below, the increment split by layer from perf, a skipped stack named with its reason, a run cut short said so
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -98,4 +98,12 @@ out = open(root + "/out.txt").read()
 assert "cost ladder (instr/IO" in out and "tcm_loop/iblock" in out, "report.py's output lacks the ladder"
 print("ok: report.py prints the ladder")
 EOF
+# a guest that ended early (compare/run's note): a missing rung may have been cut, not unselected
+printf 'fail\tguest\tthe guest ended before guest-run did (timed out after 3600 s of host time)\n' >> "$dir/notes.tsv"
+"$py" "$TOP/compare/report.py" "$dir" > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; fail "report.py failed"; }
+# shellcheck disable=SC2016 # the backquotes are markdown, not a command
+grep -qF 'NVMe/TCP (`nvme-tcp`: not selected, or not reached before the guest ended: Notes)' "$dir/report.md" ||
+	fail "a run cut short still calls its missing rungs unselected"
+grep -qF '**fail** guest: the guest ended before guest-run did' "$dir/report.md" || fail "the cut is not in the Notes"
+echo "ok: a run cut short says so"
 echo "ok: the ladder section is filled from the measured cells"
