@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tools/vm/run --clock icount: fio 4k randread QD32 on null_blk twice in one guest gives IOPS within 0.5 % of each other (the clock counts instructions: a check of the clock, not a timing), on 1 vCPU (system QEMU) and on 2 (QEMU 10, when tools/vm/qemu fetched it); the guest sees RAMLLD_CLOCK/QEMU/CPUS; --cpus 2 on QEMU 7.2 and bad --clock values are refused
+# what: tools/vm/run --clock icount: fio 4k randread QD32 on null_blk twice in one guest gives IOPS within 0.5 % of each other on 1 vCPU (system QEMU), within 1 % on 2 (QEMU 10, when tools/vm/qemu fetched it; the host clock swings 20-40 %): a check of the clock, not a timing; the guest sees RAMLLD_CLOCK/QEMU/CPUS; --cpus 2 on QEMU 7.2 and bad --clock values are refused
 # where: host
 # requires: qemu-system-x86_64 python3 fio
 # timeout: 1200
@@ -53,9 +53,10 @@ boot() {
 	) &
 }
 
-# check NAME CPUS: the guest's exit status and environment, and its two runs within 0.5 %.
+# check NAME CPUS TENTHS: the guest's exit status and environment, and its two runs within
+# TENTHS/10 %.
 check() {
-	local name=$1 cpus=$2 share=$RESULTS/$1 first n
+	local name=$1 cpus=$2 tenths=$3 share=$RESULTS/$1 first n
 	cat "$RESULTS/$name.out" "$RESULTS/$name.err"
 	expect_eq "$name: exit status" 0 "$(cat "$RESULTS/$name.rc")"
 	read -r g_clock g_qemu g_cpus g_nproc < "$share/env"
@@ -66,9 +67,9 @@ check() {
 	first=$(iops "$share/fio-1.json")
 	n=$(iops "$share/fio-2.json")
 	[ "$first" -gt 1000 ] || fail "$name: run 1 gave $first IOPS"
-	# |n - first| <= 0.5 % of first, in integers
-	if [ $((200 * (n > first ? n - first : first - n))) -gt "$first" ]; then
-		fail "$name: run 2 gave $n IOPS, run 1 $first: more than 0.5 % apart"
+	# |n - first| <= tenths/10 % of first, in integers
+	if [ $((1000 * (n > first ? n - first : first - n))) -gt $((tenths * first)) ]; then
+		fail "$name: run 2 gave $n IOPS, run 1 $first: more than $((tenths / 10)).$((tenths % 10)) % apart"
 	fi
 	echo "ok: $name: QEMU $g_qemu, run 1 $first IOPS, run 2 $n IOPS ($(python3 -c "print(f'{abs($n - $first) / $first * 100:.3f}')") % apart), $(python3 -c "print(round(1e9 / $first))") instructions per I/O"
 }
@@ -94,9 +95,11 @@ if "$TOP/tools/vm/qemu" --print-dir > /dev/null; then
 	boot two-vcpus --clock icount --cpus 2
 fi
 wait
-check one-vcpu 1
+# One vCPU is exact (pairs within 0.06 %); on several the vCPUs' round-robin order follows
+# host-side events, and pairs were seen 0.8 % apart (docs/clock.md): still no host clock.
+check one-vcpu 1 5
 if [ "$smp" = 1 ]; then
-	check two-vcpus 2
+	check two-vcpus 2 10
 	[ "${g_qemu%%.*}" -ge 10 ] || fail "two-vcpus ran on QEMU $g_qemu, expected Debian 13's 10.x"
 else
 	echo "note: Debian 13's QEMU is not fetched (tools/vm/qemu fetch): two vCPUs under icount not booted"
