@@ -91,7 +91,17 @@ def profile(root, target, total, own_rx):
     """A rung's perf profile (breakdown/<target>/perf.txt) as cost per I/O: per layer, and its
     own functions' (own_rx, the target file's own-functions) largest. total: the rung's cost per
     I/O in the breakdown's cell; a symbol's cost is its share of the busy samples times that."""
-    syms = perf_symbols(os.path.join(root, "breakdown", target, "perf.txt"))
+    bd = os.path.join(root, "breakdown", target)
+    # a breakdown under another profile than the ladder's (the exact quick level's of ramlld's
+    # paths: seed-001) would split the wrong cell's cost
+    try:
+        with open(os.path.join(bd, "profile.env"), encoding="utf-8") as f:
+            prof = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    except OSError:
+        prof = {}
+    if prof.get("profile", PROFILE) != PROFILE:
+        return None
+    syms = perf_symbols(os.path.join(bd, "perf.txt"))
     if not syms or not total:
         return None
     layer = {n: 0.0 for n in LAYER_NAMES}

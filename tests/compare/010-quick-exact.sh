@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table); a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
+# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
 # where: host
 # timeout: 900
 . "$TOP/tests/lib.sh"
@@ -16,20 +16,39 @@ plan=$("$run" --quick --clock icount --plan 2> /dev/null) || fail "compare/run -
 expect_eq "name" quick-exact "$(plan_field "$plan" name)"
 expect_eq "clock" icount "$(plan_field "$plan" clock)"
 expect_eq "vCPUs" 1 "$(plan_field "$plan" cpus)"
+# the cost ladder (docs/stacks.md): its rungs but nvme-rdma (not at quick) and nvme-loop (its
+# runs disagree on 6.12), each target's ladder cell after its own cells
+core="ramlld-bio ramlld-mq ramlld-scsi brd nullb-mq sdebug-norwlock"
+ladder="ramlld-bio ramlld-mq ramlld-scsi lio-iblock iscsi srp nvme-tcp"
 want_cells=''
-for t in ramlld-bio ramlld-mq ramlld-scsi brd nullb-mq sdebug-norwlock; do
-	for s in randread-4k-qd32 randwrite-4k-qd32; do
-		want_cells+="cell $t seed-001 qd32 $s 1x64"$'\n'
-	done
+for t in $core lio-iblock iscsi srp nvme-tcp; do
+	if [[ " $core " == *" $t "* ]]; then
+		for s in randread-4k-qd32 randwrite-4k-qd32; do
+			want_cells+="cell $t seed-001 qd32 $s 1x64"$'\n'
+		done
+	fi
+	[[ " $ladder " != *" $t "* ]] || want_cells+="cell $t default qd32 randread-4k-qd32 1x64"$'\n'
 done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
-expect_eq "fio runs" 24 "$(plan_field "$plan" runs)"
+expect_eq "fio runs" 38 "$(plan_field "$plan" runs)"
+# those are cells compare/ladder.py reads: its rungs' targets, its profile, its QD32 column
+python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not compare/ladder.py's"
+import sys
+sys.path.insert(0, sys.argv[1])
+import ladder
+rungs = [t for _, t, _ in ladder.RUNGS]
+for t in sys.argv[2].split():
+    assert t in rungs, f"{t} is not a rung of compare/ladder.py ({rungs})"
+assert ladder.PROFILE == "default", f"compare/ladder.py's profile is {ladder.PROFILE}"
+assert ("qd32", "randread-4k-qd32") in [(w, s) for _, w, s in ladder.CELLS], ladder.CELLS
+print("ok: the ladder cells are compare/ladder.py's rungs, profile and QD32 column")
+EOF
 expect_eq "repeats" 2 "$(plan_field "$plan" repeats)"
 expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" "$(plan_field "$plan" breakdown)"
 expect_eq "knob table" 0 "$(plan_field "$plan" knobs)"
-"$run" --help | grep -q "24 runs" || fail "compare/run --help does not give the exact quick level's 24 runs"
+"$run" --help | grep -q "38 runs" || fail "compare/run --help does not give the exact quick level's 38 runs"
 grep -q "compare/run --quick --clock icount" "$TOP/docs/benches.md" ||
 	fail "docs/benches.md does not describe the exact quick level"
 
@@ -37,7 +56,7 @@ grep -q "compare/run --quick --clock icount" "$TOP/docs/benches.md" ||
 plan=$("$run" --quick --clock icount --cpus 2 --repeats 3 --no-breakdown --plan 2> /dev/null) ||
 	fail "--quick --clock icount --cpus 2 --repeats 3 --plan failed"
 expect_eq "vCPUs with --cpus 2" 2 "$(plan_field "$plan" cpus)"
-expect_eq "fio runs with --repeats 3" 36 "$(plan_field "$plan" runs)"
+expect_eq "fio runs with --repeats 3" 57 "$(plan_field "$plan" runs)"
 expect_eq "breakdown targets with --no-breakdown" "" "$(plan_field "$plan" breakdown)"
 
 # Not trimmed: --wide, a selection of one's own, the host clock.
@@ -66,6 +85,18 @@ run_rc 2 "$run" --wide --plan
 expect_in "--wide without --quick" "--wide widens --quick on the exact clock: it needs --quick"
 run_rc 2 "$run" --ledger --plan
 expect_in "--plan with --ledger" "--plan prints the matrix a run would make: it does not go with --kernels, --ledger or --report"
+# --also-cells: its cells after the target's own, its targets after the selection's; a bad one refused
+plan=$("$TOP/compare/guest-run" --out /tmp --level quick --targets brd --profiles seed-001 --only qd32/randread-4k-qd32 \
+	--also-cells ramlld-bio,brd:default:lat-qd1 --print-plan 2> /dev/null) || fail "guest-run --also-cells --print-plan failed"
+expect_eq "cells with --also-cells" "cell brd seed-001 qd32 randread-4k-qd32 2x64
+cell brd default lat-qd1 randread-4k-qd1 2x64
+cell ramlld-bio default lat-qd1 randread-4k-qd1 2x64" "$(grep '^cell ' <<< "$plan")"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level quick --targets brd --also-cells brd:default --print-plan
+expect_in "--also-cells with two parts" "--also-cells: bad value 'brd:default' (allowed: TARGETS:PROFILES:ONLY, each a comma list as --targets, --profiles and --only take)"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level quick --targets brd --also-cells brd:default:qd32/randread-4k-qd1 --print-plan
+expect_in "--also-cells with a bad section" "--also-cells: bad section 'randread-4k-qd1' of qd32"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level quick --targets brd --also-cells nosuch:default:qd32 --print-plan
+expect_in "--also-cells with a bad target" "--also-cells: bad value 'nosuch' (allowed: "
 run_rc 2 "$TOP/compare/guest-run" --out /tmp --level quick --targets brd --breakdown-targets nullb-mq --print-plan
 expect_in "--breakdown-targets outside the selection" "--breakdown-targets: bad value 'nullb-mq' (allowed: the selected targets: brd)"
 run_rc 2 "$run" --clock host --icount-shift 2 --plan
