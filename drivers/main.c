@@ -43,92 +43,152 @@ struct dentry *ramlld_debugfs_root(void)
 	return ramlld_debugfs;
 }
 
-static char *ramlld_mode = "bio";
-module_param_named(mode, ramlld_mode, charp, 0444);
-MODULE_PARM_DESC(mode, "Front ends: bio (alias block), mq, scsi, a comma list, or all (default: bio)");
-
-module_param_named(nr_devices, ramlld_nr_devices, uint, 0444);
-MODULE_PARM_DESC(nr_devices, "Number of stores, each exposed by every front end (1-256, default: 1)");
-
-module_param_named(capacity_mb, ramlld_params.capacity_mb, ulong, 0444);
-MODULE_PARM_DESC(capacity_mb, "Capacity of each store in MiB (1-1048576, default: 256)");
-
-module_param_named(sector_size, ramlld_params.sector_size, uint, 0444);
-MODULE_PARM_DESC(sector_size, "Logical block size: 512, 1024, 2048 or 4096 (default: 512)");
-
-module_param_named(physical_block_size, ramlld_params.physical_block_size, uint, 0444);
-MODULE_PARM_DESC(physical_block_size, "Physical block size, a power of two from sector_size to 65536; 0 means sector_size (default: 0)");
-
-module_param_named(prealloc, ramlld_params.prealloc, bool, 0444);
-MODULE_PARM_DESC(prealloc, "Allocate every page at load instead of on first write (default: 0)");
-
-module_param_named(irqmode, ramlld_params.irqmode, uint, 0444);
-MODULE_PARM_DESC(irqmode, "mq and scsi completion: 0 inline, 1 blk_mq_complete_request (rq_affinity applies; on irq_cpus' interrupt when set), 2 hrtimer after completion_nsec, then as 1 (default: 0)");
-
-module_param_named(completion_nsec, ramlld_params.completion_nsec, ulong, 0444);
-MODULE_PARM_DESC(completion_nsec, "Completion delay with irqmode=2, in ns (0-1000000000, default: 10000)");
-
-module_param_named(hw_queue_depth, ramlld_params.hw_queue_depth, uint, 0444);
-MODULE_PARM_DESC(hw_queue_depth, "mq: tags per hardware queue (1-4096, default: 64)");
-
-module_param_named(nr_hw_queues, ramlld_params.nr_hw_queues, uint, 0444);
-MODULE_PARM_DESC(nr_hw_queues, "mq: hardware queues, 0 for one per CPU (0-nr_cpu_ids, default: 0)");
-
-module_param_named(shared_tags, ramlld_params.shared_tags, bool, 0444);
-MODULE_PARM_DESC(shared_tags, "mq: one tag set shared by every device (default: 0)");
-
-module_param_named(blocking, ramlld_params.blocking, bool, 0444);
-MODULE_PARM_DESC(blocking, "mq: BLK_MQ_F_BLOCKING, queue_rq may sleep (default: 0)");
-
 /*
- * param_set_bool() refuses a bad value with -EINVAL and the kernel's own line,
- * which does not say what is allowed.
+ * The kernel's setters refuse a bad value with -EINVAL and a line that names
+ * the parameter but not what it allows: say it, for every parameter below.
+ * Ranges are checked in ramlld_init(), with their own messages.
  */
+static void ramlld_param_refused(const struct kernel_param *kp,
+				 const char *val, const char *allowed)
+{
+	size_t len = val ? strcspn(val, "\n") : 0;
+
+	pr_err("%s=%.*s is invalid: allowed %s\n", kp->name,
+	       (int)min_t(size_t, len, 64), val ? val : "", allowed);
+}
+
 static int ramlld_param_set_bool(const char *val, const struct kernel_param *kp)
 {
 	int ret = param_set_bool(val, kp);
 
 	if (ret)
-		pr_err("%s=%.*s is invalid: allowed 0 or 1 (or y/n, on/off)\n",
-		       kp->name, 64, val ? val : "");
+		ramlld_param_refused(kp, val, "0 or 1 (or y/n, on/off)");
 	return ret;
 }
 
+static int ramlld_param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint(val, kp);
+
+	if (ret)
+		ramlld_param_refused(kp, val,
+				     "an unsigned 32-bit number (its range: modinfo ramlld)");
+	return ret;
+}
+
+static int ramlld_param_set_ulong(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_ulong(val, kp);
+
+	if (ret)
+		ramlld_param_refused(kp, val,
+				     "an unsigned number (its range: modinfo ramlld)");
+	return ret;
+}
+
+/* as module_param_named(), with these setters; __MODULE_PARM_TYPE for modinfo */
 static const struct kernel_param_ops ramlld_bool_ops = {
 	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
 	.set	= ramlld_param_set_bool,
 	.get	= param_get_bool,
 };
 
+static const struct kernel_param_ops ramlld_uint_ops = {
+	.set	= ramlld_param_set_uint,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops ramlld_ulong_ops = {
+	.set	= ramlld_param_set_ulong,
+	.get	= param_get_ulong,
+};
+
+static char *ramlld_mode = "bio";
+module_param_named(mode, ramlld_mode, charp, 0444);
+MODULE_PARM_DESC(mode, "Front ends: bio (alias block), mq, scsi, a comma list, or all (default: bio)");
+
+module_param_cb(nr_devices, &ramlld_uint_ops, &ramlld_nr_devices, 0444);
+__MODULE_PARM_TYPE(nr_devices, "uint");
+MODULE_PARM_DESC(nr_devices, "Number of stores, each exposed by every front end (1-256, default: 1)");
+
+module_param_cb(capacity_mb, &ramlld_ulong_ops, &ramlld_params.capacity_mb, 0444);
+__MODULE_PARM_TYPE(capacity_mb, "ulong");
+MODULE_PARM_DESC(capacity_mb, "Capacity of each store in MiB (1-1048576, default: 256)");
+
+module_param_cb(sector_size, &ramlld_uint_ops, &ramlld_params.sector_size, 0444);
+__MODULE_PARM_TYPE(sector_size, "uint");
+MODULE_PARM_DESC(sector_size, "Logical block size: 512, 1024, 2048 or 4096 (default: 512)");
+
+module_param_cb(physical_block_size, &ramlld_uint_ops, &ramlld_params.physical_block_size, 0444);
+__MODULE_PARM_TYPE(physical_block_size, "uint");
+MODULE_PARM_DESC(physical_block_size, "Physical block size, a power of two from sector_size to 65536; 0 means sector_size (default: 0)");
+
+module_param_cb(prealloc, &ramlld_bool_ops, &ramlld_params.prealloc, 0444);
+__MODULE_PARM_TYPE(prealloc, "bool");
+MODULE_PARM_DESC(prealloc, "Allocate every page at load instead of on first write (default: 0)");
+
+module_param_cb(irqmode, &ramlld_uint_ops, &ramlld_params.irqmode, 0444);
+__MODULE_PARM_TYPE(irqmode, "uint");
+MODULE_PARM_DESC(irqmode, "mq and scsi completion: 0 inline, 1 blk_mq_complete_request (rq_affinity applies; on irq_cpus' interrupt when set), 2 hrtimer after completion_nsec, then as 1 (default: 0)");
+
+module_param_cb(completion_nsec, &ramlld_ulong_ops, &ramlld_params.completion_nsec, 0444);
+__MODULE_PARM_TYPE(completion_nsec, "ulong");
+MODULE_PARM_DESC(completion_nsec, "Completion delay with irqmode=2, in ns (0-1000000000, default: 10000)");
+
+module_param_cb(hw_queue_depth, &ramlld_uint_ops, &ramlld_params.hw_queue_depth, 0444);
+__MODULE_PARM_TYPE(hw_queue_depth, "uint");
+MODULE_PARM_DESC(hw_queue_depth, "mq: tags per hardware queue (1-4096, default: 64)");
+
+module_param_cb(nr_hw_queues, &ramlld_uint_ops, &ramlld_params.nr_hw_queues, 0444);
+__MODULE_PARM_TYPE(nr_hw_queues, "uint");
+MODULE_PARM_DESC(nr_hw_queues, "mq: hardware queues, 0 for one per CPU (0-nr_cpu_ids, default: 0)");
+
+module_param_cb(shared_tags, &ramlld_bool_ops, &ramlld_params.shared_tags, 0444);
+__MODULE_PARM_TYPE(shared_tags, "bool");
+MODULE_PARM_DESC(shared_tags, "mq: one tag set shared by every device (default: 0)");
+
+module_param_cb(blocking, &ramlld_bool_ops, &ramlld_params.blocking, 0444);
+__MODULE_PARM_TYPE(blocking, "bool");
+MODULE_PARM_DESC(blocking, "mq: BLK_MQ_F_BLOCKING, queue_rq may sleep (default: 0)");
+
 module_param_cb(rotational, &ramlld_bool_ops, &ramlld_params.rotational, 0444);
 __MODULE_PARM_TYPE(rotational, "bool");
 MODULE_PARM_DESC(rotational, "Disks look rotational: queue/rotational and add_random 1 on bio and mq, a 7200 rpm medium in SCSI VPD page B1 so that sd leaves add_random on (default: 0)");
 
-module_param_named(write_cache, ramlld_params.write_cache, bool, 0444);
+module_param_cb(write_cache, &ramlld_bool_ops, &ramlld_params.write_cache, 0444);
+__MODULE_PARM_TYPE(write_cache, "bool");
 MODULE_PARM_DESC(write_cache, "Advertise a volatile write cache (flush/FUA, SCSI WCE) (default: 1)");
 
-module_param_named(num_tgts, ramlld_params.num_tgts, uint, 0444);
+module_param_cb(num_tgts, &ramlld_uint_ops, &ramlld_params.num_tgts, 0444);
+__MODULE_PARM_TYPE(num_tgts, "uint");
 MODULE_PARM_DESC(num_tgts, "SCSI targets; stores fill target 0 first (1-nr_devices, default: 1)");
 
-module_param_named(luns_per_tgt, ramlld_params.luns_per_tgt, uint, 0444);
+module_param_cb(luns_per_tgt, &ramlld_uint_ops, &ramlld_params.luns_per_tgt, 0444);
+__MODULE_PARM_TYPE(luns_per_tgt, "uint");
 MODULE_PARM_DESC(luns_per_tgt, "LUNs per SCSI target, 1-256; 0 means nr_devices / num_tgts rounded up (default: 0)");
 
-module_param_named(can_queue, ramlld_params.can_queue, uint, 0444);
+module_param_cb(can_queue, &ramlld_uint_ops, &ramlld_params.can_queue, 0444);
+__MODULE_PARM_TYPE(can_queue, "uint");
 MODULE_PARM_DESC(can_queue, "Commands in flight per SCSI host, shared by all submit queues (host_tagset), 1-4096 (default: 192)");
 
-module_param_named(cmd_per_lun, ramlld_params.cmd_per_lun, uint, 0444);
+module_param_cb(cmd_per_lun, &ramlld_uint_ops, &ramlld_params.cmd_per_lun, 0444);
+__MODULE_PARM_TYPE(cmd_per_lun, "uint");
 MODULE_PARM_DESC(cmd_per_lun, "Queue depth of each LUN, 1-can_queue; 0 means can_queue (default: 0)");
 
-module_param_named(submit_queues, ramlld_params.submit_queues, uint, 0444);
+module_param_cb(submit_queues, &ramlld_uint_ops, &ramlld_params.submit_queues, 0444);
+__MODULE_PARM_TYPE(submit_queues, "uint");
 MODULE_PARM_DESC(submit_queues, "SCSI submission (blk-mq hardware) queues; 0 means one per CPU (default: 0)");
 
-module_param_named(poll_queues, ramlld_params.poll_queues, uint, 0444);
+module_param_cb(poll_queues, &ramlld_uint_ops, &ramlld_params.poll_queues, 0444);
+__MODULE_PARM_TYPE(poll_queues, "uint");
 MODULE_PARM_DESC(poll_queues, "mq and scsi: polled hardware queues (HCTX_TYPE_POLL) besides the others, 0-nr_cpu_ids; the SCSI host needs 5.13 (default: 0)");
 
-module_param_named(queue_rqs, ramlld_params.queue_rqs, bool, 0444);
+module_param_cb(queue_rqs, &ramlld_bool_ops, &ramlld_params.queue_rqs, 0444);
+__MODULE_PARM_TYPE(queue_rqs, "bool");
 MODULE_PARM_DESC(queue_rqs, "mq: take a plugged list of requests in one ->queue_rqs call (5.17; ignored before) (default: 1)");
 
-module_param_named(complete_batch, ramlld_params.complete_batch, bool, 0444);
+module_param_cb(complete_batch, &ramlld_bool_ops, &ramlld_params.complete_batch, 0444);
+__MODULE_PARM_TYPE(complete_batch, "bool");
 MODULE_PARM_DESC(complete_batch, "mq: end polled requests, and with queue_rqs and irqmode=0 each list, as one batch (blk_mq_end_request_batch, 5.16; ignored before) (default: 1)");
 
 static void ramlld_apply_throw_away(struct ramlld_device *dev, void *arg)
@@ -142,7 +202,7 @@ static void ramlld_apply_throw_away(struct ramlld_device *dev, void *arg)
 static int ramlld_param_set_throw_away(const char *val,
 				       const struct kernel_param *kp)
 {
-	int ret = param_set_bool(val, kp);
+	int ret = ramlld_param_set_bool(val, kp);
 
 	if (ret)
 		return ret;
@@ -159,9 +219,11 @@ static const struct kernel_param_ops ramlld_throw_away_ops = {
 
 module_param_cb(throw_away_reads, &ramlld_throw_away_ops,
 		&ramlld_params.throw_away_reads, 0644);
+__MODULE_PARM_TYPE(throw_away_reads, "bool");
 MODULE_PARM_DESC(throw_away_reads, "Reads copy no data, as scsi_ram; writable at run time, applies to every device (default: 0)");
 module_param_cb(throw_away_writes, &ramlld_throw_away_ops,
 		&ramlld_params.throw_away_writes, 0644);
+__MODULE_PARM_TYPE(throw_away_writes, "bool");
 MODULE_PARM_DESC(throw_away_writes, "Writes store no data, as scsi_ram; writable at run time, applies to every device (default: 0)");
 
 const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT] = {

@@ -40,7 +40,16 @@ check_bad nr_devices nr_devices=100000
 check_bad physical_block_size sector_size=4096 physical_block_size=512
 check_bad physical_block_size physical_block_size=3000
 check_bad irqmode irqmode=3
-check_bad rotational rotational=2
+# every bool parameter names what it allows (param_set_bool's own line does not)
+for b in prealloc shared_tags blocking rotational write_cache queue_rqs complete_batch \
+	throw_away_reads throw_away_writes; do
+	check_bad "$b" "$b=2"
+done
+check_bad write_cache write_cache=maybe
+# a number parameter given no number, before its range is checked
+check_bad irqmode irqmode=one
+check_bad capacity_mb capacity_mb=64M
+check_bad can_queue mode=all can_queue=-1
 check_bad hw_queue_depth hw_queue_depth=0
 check_bad nr_hw_queues nr_hw_queues=99999
 check_bad completion_nsec completion_nsec=5000000000
@@ -59,6 +68,14 @@ need_modules sd_mod
 insmod "$RAMLLD_KO" mode=all nr_devices=2 capacity_mb=4 || fail "insmod mode=all nr_devices=2 failed"
 ramlld_scsi_load
 log=$(dmesg)
+# a run-time bool write that is refused names the allowed values and changes nothing
+p=/sys/module/ramlld/parameters/throw_away_reads
+dmesg -C
+echo 2 > "$p" 2>/dev/null && fail "throw_away_reads=2 written at run time was accepted"
+[ "$(cat "$p")" = N ] || fail "a refused throw_away_reads write changed it to $(cat "$p")"
+dmesg | grep -q "ramlld: throw_away_reads=2 is invalid: allowed 0 or 1" ||
+	fail "a refused throw_away_reads write logged no line naming it: $(dmesg | tail -3)"
+echo "ok: throw_away_reads=2 at run time -> EINVAL, still N"
 ramlld_unload
 for want in "ramlld: device 0: 4 MiB, 512-byte sectors, disks: ramlld0 ramlldmq0" \
 	"ramlld: device 1: 4 MiB, 512-byte sectors, disks: ramlld1 ramlldmq1" "ramlld: scsi: host"; do
