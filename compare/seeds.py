@@ -11,6 +11,7 @@ device's /sys/block/DEV/stat before and after each run). markdown(sections) -> r
 plots(root, sections, plt) -> PNG names. verdict() is the rule every section applies.
 """
 
+import glob
 import json
 import math
 import os
@@ -708,6 +709,7 @@ def seed002(root, cells, idx, exact=False):
     sec["verdict_line"] = verdict_text(v, what, "~30 %: 159.24 / 120.71 MB/s; "
                                        + BANDS["002"][2])
     sec["breakdown"] = seed002_breakdown(root, idx, paths, profs, sizes, sec, exact)
+    sec["perf"] = seed002_perf(root, paths, sec)
     seed002_steps(idx, paths, sizes, sec)
     return sec
 
@@ -772,6 +774,163 @@ def seed002_breakdown(root, idx, paths, profs, sizes, sec, exact=False):
             "iSCSI target, which overlapped its disk reads with the network on smaller "
             "commands, and a RAM store has nothing to overlap.")
     return {"read_ahead": ra, "per_request_us": {t: statistics.mean(v) for t, v in per_req.items()}}
+
+
+# seed002_perf's groups of kernel functions, first match wins (a trailing .isra.0 and the like
+# is taken off first): where a buffered read's instructions go on each path.
+PERF_GROUPS_002 = [
+    ("idle", r"(native_safe_halt|default_idle.*|arch_cpu_idle.*|cpu_idle.*|do_idle|acpi_idle.*|"
+             r"intel_idle.*|mwait_idle.*|poll_idle|cpuidle_.*|default_enter_idle)"),
+    ("ramlld", r"ramlld_.*"),
+    ("sd, SCSI midlayer", r"(scsi_.*|__scsi_.*|sd_.*|scmd_.*|sdev_.*|starget_.*)"),
+    ("block layer (bio, blk-mq, tags)",
+     r"(blk_.*|__blk_.*|bio_.*|__bio_.*|submit_bio.*|__submit_bio.*|sbitmap_.*|__sbitmap_.*|"
+     r"sbq_.*|__sbq_.*|bvec_.*|sg_.*|__sg_.*|dd_.*|__dd_.*|rq_qos_.*|wbt_.*|bdev_.*|"
+     r"disk_.*|part_.*|update_io_ticks|mpage_end_io|should_fail_bio|bio_associate.*)"),
+    ("page cache, read-ahead",
+     r"(filemap_.*|__filemap_.*|page_cache_.*|.*readahead.*|read_pages|.*folio.*|xa_.*|xas_.*|"
+     r"__xa_.*|lru_.*|__lru_.*|.*mpage.*|workingset_.*|mark_page_accessed|copy_page_to_iter|"
+     r".*copy_user.*|clear_page.*|.*mem_cgroup.*|__mod_.*|mod_.*_state|.*alloc_pages.*|"
+     r"get_page_from_freelist|rmqueue.*|__rmqueue.*|free_unref_.*|free_pcp.*|__free_pages.*|"
+     r"release_pages|blkdev_read_iter|blkdev_get_block|invalidate_mapping_pages|"
+     r"mapping_.*|__remove_mapping|truncate_.*|node_dirty_ok|prep_new_page|post_alloc_hook)"),
+]
+
+
+def perf_group(kind, sym):
+    if kind != "k":
+        return "user (fio)"
+    base = re.sub(r"\.(isra|part|constprop|cold|llvm)\.?\d*.*$", "", sym)
+    for name, rx in PERF_GROUPS_002:
+        if re.fullmatch(rx, base):
+            return name
+    return "other kernel"
+
+
+def read_perf_cell(d):
+    """A --perf-cell profile (compare/guest-run): {"passes", "period" (instructions a sample on
+    the exact clock, else None), "mib", "reads", "samples": {(kind, symbol): n}} or None."""
+    st, samples = {}, {}
+    try:
+        with open(os.path.join(d, "perf.stat"), encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                if len(w) > 1 and w[0] in ("disk_before", "disk_after"):
+                    st[w[0]] = [int(x) for x in w[1:]]
+                elif len(w) == 2 and w[0] == "passes":
+                    st["passes"] = int(w[1])
+                elif len(w) == 3 and w[0] == "sampling" and w[1] == "-c":
+                    st["period"] = int(w[2])
+                elif len(w) == 2 and w[0] == "clock":
+                    st["clock"] = w[1]
+        with open(os.path.join(d, "perf.txt"), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                mo = re.match(r"\s*[\d.]+%\s+(\d+)\s+\[(.)\]\s+(\S+)", line)
+                if mo:
+                    key = (mo.group(2), mo.group(3))
+                    samples[key] = samples.get(key, 0) + int(mo.group(1))
+    except (OSError, ValueError):
+        return None
+    if "disk_before" not in st or "disk_after" not in st or not samples:
+        return None
+    dd = [a - b for a, b in zip(st["disk_after"], st["disk_before"])]
+    if len(dd) < 3 or not dd[2]:
+        return None
+    period = st.get("period") if st.get("clock") == "icount" else None
+    return {"passes": st.get("passes"), "period": period, "mib": dd[2] * 512 / 2 ** 20,
+            "reads": dd[0], "samples": samples}
+
+
+def seed002_perf(root, paths, sec):
+    """Where each request max_sectors_kb 64 adds goes, function by function: for each path
+    profiled at both settings (compare/run --perf-cell, the same read-ahead and section), on the
+    exact clock each function's instructions per MiB read (self samples x the sampling period)
+    at 512 and at 64, and their difference over the requests per MiB it added (the device's
+    stat over the profiled passes), ± the sampling noise (√samples of both profiles: where a
+    sample falls moves from run to run). Idle is no instruction count (the clock jumps to the
+    next timer while the vCPU halts) and stays out of the total. A path without request counts
+    (bio: iostats off) gets the difference per MiB only."""
+    found = {}
+    for d in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "seed-002", "*", "perf.txt"))):
+        parts = d.split(os.sep)
+        t, p, s = parts[-5], parts[-4], parts[-2]
+        mo = GRID_RX.match(p)
+        if mo:
+            found[(t, mo.group(1), s, int(mo.group(2)))] = d
+    pairs = sorted({(t, ra, s) for (t, ra, s, ms) in found
+                    if (t, ra, s, 512) in found and (t, ra, s, 64) in found},
+                   key=lambda k: (paths.index(k[0]) if k[0] in paths else 99, -kib(k[1])))
+    out = {}
+    frows, grows = [], []
+    for t, ra, s in pairs:
+        a = read_perf_cell(os.path.dirname(found[(t, ra, s, 512)]))
+        b = read_perf_cell(os.path.dirname(found[(t, ra, s, 64)]))
+        if not a or not b or not a["period"] or not b["period"]:
+            if a and b:
+                sec["notes"].append(f"{t}: the --perf-cell profiles are not on the exact clock: "
+                                    "samples are not instruction counts, no split per request.")
+            continue
+        rpm = [x["reads"] / x["mib"] for x in (a, b)]
+        extra = rpm[1] - rpm[0] if a["reads"] and b["reads"] else None
+        unit = extra if extra and extra > 0 else 1.0
+
+        def growth(keys):
+            """The keys' instructions per MiB at 512 and 64, their growth per added request
+            and its sampling noise (sd)."""
+            n = [sum(x["samples"].get(k, 0) for k in keys) for x in (a, b)]
+            ipm = [c * x["period"] / x["mib"] for c, x in zip(n, (a, b))]
+            noise = math.sqrt(sum(c * (x["period"] / x["mib"]) ** 2 for c, x in zip(n, (a, b))))
+            return ipm[0], ipm[1], (ipm[1] - ipm[0]) / unit, noise / unit
+
+        keys = set(a["samples"]) | set(b["samples"])
+        groups = {}
+        for k in keys:
+            groups.setdefault(perf_group(*k), []).append(k)
+        label = f"{t} ({bs_label(kib(s[3:]))}, RA {ra.upper()})"
+        gro = {g: growth(ks) for g, ks in groups.items()}
+        for g, (x0, x1, dv, dn) in sorted(gro.items(), key=lambda kv: -kv[1][2]):
+            grows.append([label, g + (" (not instructions)" if g == "idle" else ""), fmt(x0),
+                          fmt(x1), pm(dv, dn)])
+        busy = growth([k for k in keys if perf_group(*k) != "idle"])
+        grows.append([label, "all but idle", fmt(busy[0]), fmt(busy[1]), pm(busy[2], busy[3])])
+        # the functions that grow by more than twice their sampling noise, the most first
+        fun = {k: growth([k]) for k in keys if perf_group(*k) != "idle"}
+        sig = sorted((k for k, v in fun.items() if v[2] > 2 * v[3]), key=lambda k: -fun[k][2])
+        for k in sig[:10]:
+            x0, x1, dv, dn = fun[k]
+            frows.append([label, k[1], perf_group(*k), fmt(x0), fmt(x1), pm(dv, dn)])
+        out[t] = {"section": s, "read_ahead": ra, "requests_per_mib": rpm,
+                  "extra_requests_per_mib": extra, "passes": (a["passes"], b["passes"]),
+                  "period": a["period"], "samples": (sum(a["samples"].values()),
+                                                     sum(b["samples"].values())),
+                  "per_extra_request": {g: v[2] for g, v in gro.items()},
+                  "per_extra_request_sd": {g: v[3] for g, v in gro.items()},
+                  "total_per_extra_request": busy[2] if extra and extra > 0 else None,
+                  "total_sd": busy[3], "functions": [k[1] for k in sig]}
+        sec["notes"].append(
+            f"{label}: perf over {a['passes']} and {b['passes']} passes (a sample every "
+            f"{a['period']:,} instructions, {sum(a['samples'].values()):,} and "
+            f"{sum(b['samples'].values()):,} samples)"
+            + (f": {fmt(rpm[0], 1)} requests per MiB at max_sectors_kb 512, {fmt(rpm[1], 1)} at "
+               f"64; the profile's instructions but idle grow by {pm(busy[2], busy[3])} per added "
+               "request." if extra and extra > 0 else
+               ": the disk counts no requests (iostats off); growth per MiB."))
+    if not out:
+        return None
+    head_unit = ("instructions per added request ± sampling noise (64 − 512, over the requests "
+                 "per MiB 64 added; per MiB where the disk counts no requests)")
+    sec["tables"].append((
+        "Why: each added request's instructions by function group (perf self samples x the "
+        "sampling period on the exact clock, per MiB read at max_sectors_kb 512 and 64, "
+        "compare/run --perf-cell)",
+        ["target (block size, read-ahead)", "group", "instructions / MiB at 512",
+         "at 64", head_unit], grows))
+    sec["tables"].append((
+        "The functions whose instructions grow the most under max_sectors_kb 64 (by more than "
+        "twice their sampling noise; ten at most)",
+        ["target (block size, read-ahead)", "function", "group", "instructions / MiB at 512",
+         "at 64", head_unit], frows))
+    return out
 
 
 def seed002_steps(idx, paths, sizes, sec):

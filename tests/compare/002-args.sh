@@ -21,6 +21,10 @@ check_refused "'bs-3k'" "$TOP/compare/run" --only seed-002/bs-3k
 check_refused "'slow'" "$TOP/compare/run" --profiles slow
 check_refused "'0'" "$TOP/compare/guest-run" --out /tmp --repeats 0
 check_refused "unknown argument '--frobnicate'" "$TOP/compare/run" --frobnicate
+check_refused "--perf-cell: bad value 'qd32/randread-4k-qd32' (allowed: WORKLOAD/SECTION of a one-run workload: seed-002)" \
+	"$TOP/compare/run" --perf-cell qd32/randread-4k-qd32
+check_refused "--perf-cell: bad section 'bs-3k' of seed-002" "$TOP/compare/run" --perf-cell seed-002/bs-3k
+check_refused "--perf-passes: bad value '0'" "$TOP/compare/guest-run" --out /tmp --perf-passes 0
 check_refused "unknown kernel 'nosuch'" "$TOP/compare/run" --kernels "bookworm nosuch"
 check_refused "does not go with --host" "$TOP/compare/run" --kernels sid --host /dev/null
 check_refused "--clock: bad value 'tsc' (allowed: icount host)" "$TOP/compare/run" --clock tsc

@@ -245,5 +245,43 @@ near(c["mbps"], rt["mbps"], "seed 002: a cell's MB/s from its runs' time inside 
 if seeds.read_time(root, {"file": "raw2/none.json"}) is not None:
     sys.exit("seed 002: read_time() of a missing run is not None")
 print(f"ok: seed 002: 64 MiB in 195.5 ms inside read(): {rt['mbps']:.1f} MB/s (fio's 195 ms: 344.1)")
+# seed 002's --perf-cell profiles: 64 MiB read at max_sectors_kb 512 in 128 requests, at 64 in
+# 1,024 (14 more per MiB); a sample every 10,000 instructions. sd_setup_read_write_cmnd: 64
+# samples (10,000 / MiB) at 512, 512 (80,000 / MiB) at 64: 70,000 / 14 = 5,000 per added
+# request; filemap_read the same at both: 0. Idle (native_safe_halt) grows but is no
+# instruction count: out of the total.
+for ms, reqs, sd_n in ((512, 128, 64), (64, 1024, 512)):
+    d = os.path.join(root, "raw", "ramlld-scsi", f"seed-002-ra2m-ms{ms}k", "seed-002", "bs-1m")
+    os.makedirs(d)
+    with open(os.path.join(d, "perf.stat"), "w") as fh:
+        fh.write(f"passes 8\nsampling -c 10000\nclock icount\n"
+                 f"disk_before 10 0 100 0 0 0 0 0 0 0 0\n"
+                 f"disk_after {10 + reqs} 0 {100 + 131072} 0 0 0 0 0 0 0 0\n")
+    with open(os.path.join(d, "perf.txt"), "w") as fh:
+        fh.write(f"# Samples: 1K of event 'cpu-clock'\n"
+                 f"    50.00%  {sd_n}  [k] sd_setup_read_write_cmnd\n"
+                 f"    40.00%  640  [k] filemap_read\n"
+                 f"     5.00%  {sd_n}  [k] native_safe_halt\n"
+                 f"    10.00%  100  [.] fio_main\n")
+sec = {"notes": [], "tables": []}
+pf = seeds.seed002_perf(root, ["ramlld-scsi"], sec)
+near(pf["ramlld-scsi"]["extra_requests_per_mib"], 14.0, "seed 002 perf: requests per MiB added")
+near(pf["ramlld-scsi"]["per_extra_request"]["sd, SCSI midlayer"], 5000.0,
+     "seed 002 perf: sd's instructions per added request")
+near(pf["ramlld-scsi"]["per_extra_request"]["page cache, read-ahead"], 0.0,
+     "seed 002 perf: the page cache's, the same at both settings")
+near(pf["ramlld-scsi"]["total_per_extra_request"], 5000.0, "seed 002 perf: the profile's total")
+top = sec["tables"][1][2][0]
+# its sampling noise: √(64 + 512) samples x 10,000 / 64 MiB, over 14 added requests a MiB: 268
+near(pf["ramlld-scsi"]["per_extra_request_sd"]["sd, SCSI midlayer"],
+     (64 * (10000 / 64) ** 2 + 512 * (10000 / 64) ** 2) ** 0.5 / 14,
+     "seed 002 perf: the sampling noise of sd's growth")
+if top[1] != "sd_setup_read_write_cmnd" or not top[-1].startswith("5,000 ± "):
+    sys.exit(f"seed 002 perf: the top function row {top}")
+os.remove(os.path.join(root, "raw", "ramlld-scsi", "seed-002-ra2m-ms64k", "seed-002", "bs-1m",
+                       "perf.txt"))
+if seeds.seed002_perf(root, ["ramlld-scsi"], {"notes": [], "tables": []}) is not None:
+    sys.exit("seed 002 perf: a profile missing at one setting still made a table")
+print("ok: seed 002 perf: 5,000 instructions per added request in sd_setup_read_write_cmnd")
 EOF
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"
