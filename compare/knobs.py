@@ -379,8 +379,10 @@ def analyse(meta, runs):
     return out
 
 
-def markdown(out_dir, level="##"):
-    """The report section (a list of lines; [] when the run has no knob table)."""
+def markdown(out_dir, level="##", guest=None):
+    """The report section (a list of lines; [] when the run has no knob table). guest: how
+    compare/run's knob guest was shaped (meta.env's knob_guest), when the table was measured
+    in a guest of its own rather than the matrix's."""
     meta, runs = load(out_dir)
     if not meta or not runs:
         return []
@@ -422,6 +424,11 @@ def markdown(out_dir, level="##"):
          + ("(SMP runs on this clock agree within 0.8 % in docs/clock.md's fio runs)" if exact
             else "(host-clock noise under TCG)") + " and twice that spread.",
          ""]
+    if guest:
+        L[-1:-1] = ["", f"Measured in a guest of its own, the knob guest ({guest}), booted after the "
+                    "matrix's guest into the same results folder: every figure of this section "
+                    "comes from that guest, every other section's from the matrix's (see "
+                    "Environment)."]
     res = analyse(meta, runs)
     verdicts = []
     for workload, a in res.items():
@@ -496,25 +503,38 @@ def markdown(out_dir, level="##"):
 
 
 def not_measured(meta):
-    """The section's lines when guest-run was told not to measure the table (meta.env's
-    knobs=0), so a report without it says why and how to get it; [] otherwise."""
+    """The section's lines when the run has no table: the knob guest ended first (meta.env's
+    knob_guest), or guest-run was told not to measure it (knobs=0), so a report without it says
+    why and how to get it; [] otherwise."""
+    if meta.get("knob_guest"):
+        return ["## The knob table (issue 17, seed 001)", "",
+                f"Not measured: the knob guest ({meta['knob_guest']}) ended before it wrote a "
+                "run of the table (see the notes and run-knobs.log).", ""]
     if meta.get("knobs") != "0":
         return []
     return ["## The knob table (issue 17, seed 001)", "",
-            "Not measured in this run: `--no-knobs`, a selection (`--only`, `--targets`, "
-            "`--profiles`) without `--knobs`, or the exact quick level, whose one vCPU leaves "
-            "rq_affinity nothing to move. `compare/run --quick --knobs --cpus 2` adds it on the "
-            "exact clock (28 runs of dd; 17 min of wall time at host load 5-10, docs/knobs.md).",
-            ""]
+            "Not measured in this run: `--no-knobs`, or a selection (`--only`, `--targets`, "
+            "`--profiles`) without `--knobs`. A whole level measures it (at the exact quick "
+            "level in a knob guest of 2 vCPUs after the matrix's guest, docs/knobs.md).", ""]
+
+
+def run_count(workloads, repeats, only=None):
+    """The runs measure() makes: per repeat and workload the bio baseline and each chosen
+    configuration on mq and sd; with one repeat, per workload the first configuration and bio
+    once more (measure_group's again)."""
+    n = len(workloads) * repeats * (1 + 2 * len(pick(only)))
+    return n + (len(workloads) * 3 if repeats == 1 else 0)
 
 
 def main(argv):
     """compare/guest-run's step: the table measured in this guest into OUT/knobs.jsonl."""
     import argparse
     ap = argparse.ArgumentParser(prog="compare/knobs.py", description=main.__doc__)
-    ap.add_argument("--out", required=True, help="results folder (OUT/knobs.jsonl)")
-    ap.add_argument("--top", required=True, help="the repository (tools/percpu-load)")
-    ap.add_argument("--ko", required=True, help="ramlld.ko")
+    ap.add_argument("--out", help="results folder (OUT/knobs.jsonl; required unless --count)")
+    ap.add_argument("--top", help="the repository (tools/percpu-load; required unless --count)")
+    ap.add_argument("--ko", help="ramlld.ko (required unless --count)")
+    ap.add_argument("--count", action="store_true",
+                    help="print how many runs the other options make, measure nothing")
     ap.add_argument("--runtime", type=int, default=2, help="seconds per run (default 2)")
     ap.add_argument("--repeats", type=int, default=2, help="default 2")
     ap.add_argument("--procs-per-cpu", type=int, default=20, help="dd per CPU (default 20)")
@@ -536,6 +556,12 @@ def main(argv):
     for n in ("runtime", "repeats", "procs_per_cpu"):
         if getattr(a, n) < 1:
             ap.error(f"--{n.replace('_', '-')}: bad value {getattr(a, n)} (allowed: >= 1)")
+    if a.count:
+        print(run_count(wl, a.repeats, only))
+        return 0
+    for n in ("out", "top", "ko"):
+        if not getattr(a, n):
+            ap.error(f"--{n} is required (unless --count)")
     measure(a.out, a.top, a.ko, a.runtime, a.repeats, a.procs_per_cpu, wl, a.topology,
             only=only)
     return 0

@@ -536,7 +536,7 @@ def build(root):
             "ladder": ladder.section(root, idx, tmeta, exact),
             # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it;
             # when it was told not to, why not
-            "knobs": (knobs.markdown(os.path.join(root, "knobs"))
+            "knobs": (knobs.markdown(os.path.join(root, "knobs"), guest=meta.get("knob_guest"))
                       or knobs.not_measured(meta))}, idx
 
 
@@ -708,7 +708,8 @@ def report_md(res, idx, plots):
                                 f"end {meta.get('host_load_end', '-')}"],
         ["run", f"{meta.get('started', '-')} → {meta.get('ended', '-')}, "
                 f"{meta.get('wall_s', '-')} s wall in total"],
-    ]))
+    ] + ([["knob guest", f"{meta['knob_guest']}; {meta.get('knob_guest_wall_s', '-')} s wall"]]
+         if meta.get("knob_guest") else [])))
     L.append("")
     if exact:
         L.append("**The guest ran on the exact clock** (`tools/vm/run --clock icount`: QEMU counts "

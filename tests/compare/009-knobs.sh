@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU; --configs picks configurations and refuses a bad name, naming the allowed ones
+# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -88,11 +88,28 @@ r = knobs.measure_one("/", "ramlldmq0", None, "dd", 1, 1)
 if r["per_io"]["ctxt"] != 0.5:
     sys.exit(f"per-I/O over the workload's 800 I/Os when the stat stays: {r}")
 print("ok: per-submitter's load, the per-I/O denominator")
-# a run told not to measure the table says so (meta.env knobs=0); one that did not say, nothing
-if "compare/run --quick --knobs --cpus 2" not in "\n".join(knobs.not_measured({"knobs": "0"})) \
+# a run told not to measure the table says so (meta.env knobs=0); one that did not say, nothing;
+# a knob guest that ended before writing a run says that, whatever the matrix's guest had
+if "`--no-knobs`" not in "\n".join(knobs.not_measured({"knobs": "0"})) \
         or knobs.not_measured({"knobs": "1"}) or knobs.not_measured({}):
     sys.exit("not_measured")
+kg = "2 vCPUs (QEMU's default topology for -smp 2), clock icount"
+if f"the knob guest ({kg}) ended before it wrote" not in "\n".join(
+        knobs.not_measured({"knobs": "0", "knob_guest": kg})):
+    sys.exit(f"not_measured with a knob guest: {knobs.not_measured({'knobs': '0', 'knob_guest': kg})}")
 print("ok: the section of a run without the table")
+# measured in the knob guest: the section names that guest's shape; without one, no such line
+if f"the knob guest ({kg}), booted after the matrix's guest" not in "\n".join(
+        knobs.markdown(root, guest=kg)) or "knob guest" in text:
+    sys.exit("the section does not name the knob guest")
+print("ok: the knob guest named")
+# the runs a knob step makes (compare/run --plan's knob-runs): per repeat and workload bio and
+# 12 configurations x 2 disks, and with one repeat 3 more (the defaults and bio again)
+for args, want in (((["dd"], 1), 28), ((["dd", "qd32"], 2), 100),
+                   ((["dd"], 1, ["seed-001 per-submitter"]), 6), ((["dd"], 2, ["default"]), 6)):
+    if knobs.run_count(*args) != want:
+        sys.exit(f"run_count{args} = {knobs.run_count(*args)}, not {want}")
+print("ok: run_count")
 EOF
 
 run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
