@@ -848,8 +848,8 @@ def seed002_perf(root, paths, sec):
     at 512 and at 64, and their difference over the requests per MiB it added (the device's
     stat over the profiled passes), ± the sampling noise (√samples of both profiles: where a
     sample falls moves from run to run). Idle is no instruction count (the clock jumps to the
-    next timer while the vCPU halts) and stays out of the total. A path without request counts
-    (bio: iostats off) gets the difference per MiB only."""
+    next timer while the vCPU halts) and stays out of the total. A path whose disk counts no
+    I/O (bio: iostats off) is left out: neither its requests nor its MiB are known."""
     found = {}
     for d in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "seed-002", "*", "perf.txt"))):
         parts = d.split(os.sep)
@@ -913,12 +913,13 @@ def seed002_perf(root, paths, sec):
             f"{sum(b['samples'].values()):,} samples)"
             + (f": {fmt(rpm[0], 1)} requests per MiB at max_sectors_kb 512, {fmt(rpm[1], 1)} at "
                f"64; the profile's instructions but idle grow by {pm(busy[2], busy[3])} per added "
-               "request." if extra and extra > 0 else
-               ": the disk counts no requests (iostats off); growth per MiB."))
+               "request (the timed runs' guest time above is the closer total: most of a "
+               "profile is fio's start-up, whose samples move from run to run)."
+               if extra and extra > 0 else ": no requests added; the growth is per MiB."))
     if not out:
         return None
     head_unit = ("instructions per added request ± sampling noise (64 − 512, over the requests "
-                 "per MiB 64 added; per MiB where the disk counts no requests)")
+                 "per MiB 64 added)")
     sec["tables"].append((
         "Why: each added request's instructions by function group (perf self samples x the "
         "sampling period on the exact clock, per MiB read at max_sectors_kb 512 and 64, "
