@@ -414,6 +414,54 @@ def dd_window_runs(root, cell, basis=None):
     return vals
 
 
+SEED001_ROLES = {
+    "ramlld-bio": "ramlld-bio, ramlld's bio-based disk: the block LLD (the post's was bio-based: "
+                  "make_request)",
+    "ramlld-mq": "ramlld-mq, ramlld's blk-mq disk (the post had none)",
+    "ramlld-scsi": "ramlld-scsi, ramlld's SCSI LLD under sd: the SCSI LLD doing the I/O",
+    "ramlld-scsi-tar": "ramlld-scsi-tar, ramlld's SCSI LLD with throw_away_reads/writes=1",
+    "sdebug": "scsi_debug delay=0 fake_rw=0",
+    "sdebug-fakerw": "scsi_debug delay=0 fake_rw=1 (the post's)",
+}
+
+
+def seed001_measured(root, cells, w):
+    """The "Measured here" text of seed 001: the targets, dd processes per CPU, vCPUs and
+    device sizes this run's dd cells hold (their percpu-load JSON), not the workload's
+    defaults: a run narrowed by --targets or --capacity-mb says what it ran."""
+    ts = [t for t in targets_of(cells, w)
+          if any(c["target"] == t and c["section"] == "dd" for c in cells if c["workload"] == w)]
+    profs = sorted({c["profile"] for c in cells if c["workload"] == w and c["section"] == "dd"})
+    ctx = {}
+    for c in cells:
+        if c["workload"] != w or c["section"] != "dd":
+            continue
+        for r in c["runs"]:
+            try:
+                with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
+                    x = json.load(f).get("context") or {}
+            except (OSError, ValueError):
+                continue
+            for k in ("procs_per_cpu", "online_cpus", "size_bytes"):
+                if x.get(k) is not None:
+                    ctx.setdefault(k, set()).add(x[k])
+
+    def one(k, unit=lambda v: str(v)):
+        vs = sorted(ctx.get(k, ()))
+        return " / ".join(unit(v) for v in vs) if vs else "?"
+    mib = one("size_bytes", lambda v: fmt(v / 2**20, 0) if v % 2**20 == 0 else fmt(v / 2**20, 1))
+    return (f"The post's own run (tools/percpu-load: real dd processes pinned with taskset, "
+            f"{one('procs_per_cpu')} per CPU on each of the guest's {one('online_cpus')} "
+            f"CPU(s), each reading the whole device once) under queue profile "
+            f"{', '.join(profs) or '?'} (seed-001: the post's tuning) on " + ("; ".join(SEED001_ROLES.get(t, t) for t in ts) or "no target")
+            + f". One {mib} MiB device per target (the post's scsi_debug: 300 MB). Two "
+            "IOPS: over the wall time with the processes' start-up (as the post's `time`), and "
+            f"without it, which the verdict uses (a dd reads {mib} MiB here, 300 MB there): the "
+            "elapsed time less a start-up run of the same processes with count=0 (exact on the "
+            "exact clock), or, in runs without one, the I/O window (the first dd's own start to "
+            "the last one's end, which moves with the order the processes start in).")
+
+
 def seed001(root, cells, idx, exact=False):
     w = "seed-001"
     sec = {"id": "001", "workload": w,
@@ -423,21 +471,8 @@ def seed001(root, cells, idx, exact=False):
                     "fake_rw=1 ~216K IOPS, a SCSI LLD doing the I/O ~190K, a block LLD ~380K: "
                     "block ~2x SCSI (and on a quad i5: scsi_debug fake_rw=1 ~800K, fake_rw=0 "
                     "~651K)",
-           "compared": "The post's own run (tools/percpu-load: real dd processes pinned with "
-                       "taskset, 20 per CPU (4 at the quick level), each reading the whole "
-                       "device once) under "
-                       "the post's tuning (profile seed-001) on scsi_debug delay=0 fake_rw=1 and "
-                       "fake_rw=0 and on ramlld's three paths over one store: ramlld-scsi is "
-                       "the SCSI LLD doing the I/O, ramlld-bio the block LLD (the post's was "
-                       "bio-based: make_request), ramlld-mq the blk-mq one. One 16 MiB device "
-                       "per target (the post's scsi_debug: 300 MB). Two IOPS: over the wall "
-                       "time with the processes' start-up (as the post's `time`), and without "
-                       "it, which the verdict uses (a dd reads 16 MiB here, 300 MB there): the "
-                       "elapsed time less a start-up run of the same processes with count=0 "
-                       "(exact on the exact clock), or, in runs without one, the I/O window "
-                       "(the first dd's own start to the last one's end, which moves with the "
-                       "order the processes start in).",
            "tables": [], "notes": []}
+    sec["compared"] = seed001_measured(root, cells, w)
     post = {"sdebug-fakerw": (216e3, "scsi_debug fake_rw=1"),
             "sdebug": (None, "scsi_debug fake_rw=0 (Bart: 651K vs 800K fake_rw=1)"),
             "ramlld-scsi": (190e3, "the SCSI LLD"), "ramlld-mq": (None, "(blk-mq)"),
