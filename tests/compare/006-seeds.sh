@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: each seed section of the compare report (000-004) at a tiny scale: its table and verdict hold the figures recomputed from the raw runs, and the verdict follows the measured values when they are rewritten
+# what: each seed section of the compare report (000-004) at a tiny scale: its claim line gives the post's figures, its table, plot data and verdict hold the figures recomputed from the raw runs (seed 001's text names what ran), its plot is a PNG, and the verdict follows the measured values when they are rewritten
 # where: guest
 # requires: fio python3 dd taskset
 # timeout: 900
@@ -57,6 +57,18 @@ import report as report_py  # noqa: E402 (compare/report.py, imported once: a TC
 import seeds  # noqa: E402
 
 
+def secs_now():
+    """compare/seeds.py's section data of the run as it is now (what the plots draw): {id: sec}."""
+    meta = report_py.read_env(os.path.join(out, "meta.env"))
+    cells, idx = report_py.aggregate(report_py.load_runs(out, meta), report_py.load_targets(out))
+    return {x["id"]: x for x in seeds.sections(out, cells, idx)}
+
+
+def first(cell):
+    """A table cell's figure without its spread."""
+    return cell.split(" ± ")[0]
+
+
 def report(full=False):
     """The seed sections of the run: the whole report (report.md and plots) when full, else
     only the seed sections rebuilt from the raw files (what the rewrites below change)."""
@@ -68,13 +80,42 @@ def report(full=False):
     return "\n".join(seeds.markdown(seeds.sections(out, cells, idx)))
 
 
+# The figures each post printed (read from the posts in the shared seeds folder, not from
+# compare/seeds.py): a section's claim line must give them all.
+POST = {
+    "000": ("~1185K", "~1175K", "~944K", "~928K", "~93.5K per LUN", "1.26x", "~95 % user"),
+    "001": ("fake_rw=1 ~216K", "~190K", "~380K", "~2x", "~800K", "~651K"),
+    "002": ("64 MiB down to 16 KiB", "3 runs", "~30 %", "122.96", "158.73", "120.71", "159.24"),
+    "003": ("24.0K vs 22.0K", "184K vs 167K", "1584 vs 1262", "1409 vs 992", "iodepth 16 x 2"),
+    "004": ("~9 %", "119040 vs 109110", "119579 vs 107988", "119632 vs 110474",
+            "118094 vs 108037", "77.79 % vs 42.09 %"),
+}
+
+
 def section(md, sid):
+    """Seed sid's section of md, checked for its three parts: the post's claim line with the
+    post's own figures, a table under the measured-here text, and one verdict line."""
     mo = re.search(rf"### Seed {sid}:.*?(?=\n### |\n## |\Z)", md, re.S)
     assert mo, f"report.md has no section for seed {sid}"
     s = mo.group(0)
-    for need in ("**The post:**", "**Measured here:**", "| "):
+    for need in ("**Measured here:**", "\n| "):
         assert need in s, f"seed {sid}: no {need!r}"
+    claim = re.search(r"^\*\*The post:\*\* (.*)$", s, re.M)
+    assert claim, f"seed {sid}: no claim line"
+    miss = [x for x in POST[sid] if x not in claim.group(1)]
+    assert not miss, f"seed {sid}: the claim line lacks the post's {miss}: {claim.group(1)}"
+    assert len(re.findall(r"^\*\*Verdict: ", s, re.M)) == 1, f"seed {sid}: not one verdict line"
     return s
+
+
+def plot(sid, name, s):
+    """The section links its plot, a PNG file of a real figure."""
+    assert f"![{name}]({name})" in s, f"seed {sid}: the section does not show {name}"
+    f = os.path.join(out, name)
+    assert os.path.isfile(f) and os.path.getsize(f) > 1000, f"seed {sid}: no plot {name}"
+    with open(f, "rb") as fh:
+        assert fh.read(8) == b"\x89PNG\r\n\x1a\n", f"seed {sid}: {name} is not a PNG"
+    print(f"ok: seed {sid}: plot {name}, {os.path.getsize(f)} bytes")
 
 
 def table(s, caption):
@@ -134,9 +175,9 @@ def rewrite(rs, value, dd=False):
         if dd:
             j["total"]["iops"] *= k
             j["total"]["mb_s"] *= k
-            j["io_window_s"] /= k
-            if j.get("less_startup_s"):
-                j["less_startup_s"] /= k
+            for key in ("io_window_s", "elapsed_s", "startup_s", "less_startup_s"):
+                if j.get(key):
+                    j[key] /= k
         else:
             for x in j["jobs"]:
                 for d in ("read", "write"):
@@ -162,10 +203,18 @@ for n in (1, 4):
     assert row["IOPS per LUN"] == f"{m / n:,.0f}", f"seed 000: per LUN {row['IOPS per LUN']} != {m / n:,.0f}"
     usr, sys_ = (float(x) for x in row["CPU usr / sys % (/proc/stat)"].split(" / "))
     assert 0 <= usr <= 100 and 0 < sys_ <= 100, f"seed 000: CPU split {usr} / {sys_}"
-    print(f"ok: seed 000: lio at {n} LUNs {row['IOPS']} IOPS, {row['IOPS per LUN']} per LUN, CPU usr/sys {usr} / {sys_}")
+    x1 = m / mean(runs("lio", "default", "seed-000", "randrw-25w-1lun"))
+    assert first(row["x 1 LUN"]) == f"{x1:,.2f}", f"seed 000: x 1 LUN {row['x 1 LUN']} != {x1:.2f}"
+    print(f"ok: seed 000: lio at {n} LUNs {row['IOPS']} IOPS, {row['IOPS per LUN']} per LUN, x 1 LUN {row['x 1 LUN']}, CPU usr/sys {usr} / {sys_}")
 check_ratio("000", verdict(s, "000")[1], mean(runs("lio", "default", "seed-000", "randrw-25w-4lun"))
             / mean(runs("lio", "default", "seed-000", "randrw-25w-1lun")))
-assert os.path.getsize(os.path.join(out, "seed-000-luns.png")) > 1000, "seed 000: no plot"
+plot("000", "seed-000-luns.png", s)
+SECS = secs_now()
+line = next(x for x in SECS["000"]["sweep"] if (x["target"], x["mix"]) == ("lio", "25w"))
+want = [mean(runs("lio", "default", "seed-000", f"randrw-25w-{n}lun")) for n in (1, 4)]
+assert line["luns"] == [1, 4] and all(abs(a / b - 1) < 1e-9 for a, b in zip(line["iops"], want)), \
+    f"seed 000: the plot's lio line {line['luns']} {line['iops']}, raw runs say [1, 4] {want}"
+print(f"ok: seed 000: the plot's lio 25w line is the raw runs' IOPS at 1 and 4 LUNs")
 
 # seed 002: the table in the post's shape (one per path: MB/s / IOPS per size and profile), the
 # breakdown, the verdict from the blindless averages (checked before seed 001 and 004 rewrite
@@ -199,14 +248,69 @@ def avg_mb(ms):
 
 
 check_ratio("002", verdict(s, "002")[1], avg_mb(64) / avg_mb(512))
-assert os.path.getsize(os.path.join(out, "seed-002-grid.png")) > 1000, "seed 002: no plot"
+plot("002", "seed-002-grid.png", s)
 
 # seed 003: SCST named as not in Debian, LIO against ramlld-scsi measured
 s = section(md, "003")
 assert "SCST is not in Debian" in s, "seed 003: SCST not named as missing"
+row = next(r for r in table(s, "The post's four tests") if r["test"].startswith("(2) "))
+m_scsi, m_lio = (mean(runs(t, "default", "seed-003", "libaio-4k-qd16x2")) for t in ("ramlld-scsi", "lio"))
+got = (first(row["ramlld-scsi"]), first(row["lio"]), first(row["ramlld-scsi / lio"]))
+assert got == (fmt(m_scsi), fmt(m_lio), f"{m_scsi / m_lio:,.2f}") and row["the post: SCST / TCM"] == "184,000 / 167,000 IOPS", \
+    f"seed 003: test (2) row {row}, raw runs say {fmt(m_scsi)} / {fmt(m_lio)} / {fmt(m_scsi / m_lio)}"
+print(f"ok: seed 003: test (2) ramlld-scsi {got[0]}, lio {got[1]}, ratio {got[2]} as the raw runs")
 check_ratio("003", verdict(s, "003")[1],
             mean(runs("ramlld-scsi", "default", "seed-003", "libaio-4k-qd16x2"))
             / mean(runs("lio", "default", "seed-003", "libaio-4k-qd16x2")))
+
+# seed 001: the table of the dd run from the raw runs (IOPS over the wall and less start-up),
+# the "Measured here" text names what ran (targets, dd per CPU, device size), the plot's bars
+s = section(md, "001")
+rows = {r["target"]: r for r in table(s, "IOPS of the dd run")}
+assert sorted(rows) == ["ramlld-bio", "ramlld-scsi"], f"seed 001: table rows {sorted(rows)}"
+less = {t: mean(runs(t, "seed-001", "seed-001", "dd", True)) for t in rows}
+for t, r in rows.items():
+    rs = runs(t, "seed-001", "seed-001", "dd", True)
+    wall = statistics.mean(j["total"]["ios"] / j["elapsed_s"] for _, j, _ in rs)
+    got = (first(r["IOPS, wall"]), first(r["IOPS, less start-up"]), first(r["x ramlld-scsi (less start-up)"]))
+    want = (fmt(wall), fmt(less[t]), f"{less[t] / less['ramlld-scsi']:,.2f}")
+    assert got == want and r["the post"] == {"ramlld-bio": "380K", "ramlld-scsi": "190K"}[t], \
+        f"seed 001: {t} row {r}, raw runs say {want}"
+    print(f"ok: seed 001: {t} IOPS wall {got[0]}, less start-up {got[1]}, x ramlld-scsi {got[2]} as the raw runs")
+said = re.search(r"\*\*Measured here:\*\* (.*)", s).group(1)
+ctx = json.load(open(runs("ramlld-bio", "seed-001", "seed-001", "dd", True)[0][0]))["context"]
+for need in ("ramlld-bio, ", "ramlld-scsi, ", f"{ctx['procs_per_cpu']} per CPU", f"guest's {ctx['online_cpus']} CPU",
+             f"One {ctx['size_bytes'] >> 20} MiB device"):
+    assert need in said, f"seed 001: the measured-here text lacks {need!r}: {said}"
+for gone in ("ramlld-mq", "scsi_debug delay=0 fake_rw", "three paths"):
+    assert gone not in said, f"seed 001: the measured-here text names {gone!r}, which did not run: {said}"
+print(f"ok: seed 001: the measured-here text names ramlld-bio and ramlld-scsi, {ctx['procs_per_cpu']} dd per CPU, {ctx['size_bytes'] >> 20} MiB")
+plot("001", "seed-001-ratios.png", s)
+bars = SECS["001"]["bars"]
+assert bars["groups"] == ["ramlld-bio", "ramlld-scsi"] and bars["series"][0][1] == [2.0, 1.0] and all(
+    abs(a - less[t] / less["ramlld-scsi"]) < 1e-9 for a, t in zip(bars["series"][1][1], bars["groups"])), \
+    f"seed 001: the plot's bars {bars}"
+print(f"ok: seed 001: the plot's bars are the post's 2.00 / 1.00 and the raw runs' {less['ramlld-bio'] / less['ramlld-scsi']:.3f} / 1.000")
+
+# seed 004: the rand-read row from the raw runs (KB/s as the post's KiB/s, fio's util %), the plot
+s = section(md, "004")
+row = next(r for r in table(s, "The post's four jobs") if r["job"] == "rand-read")
+kbs = {}
+for t in ("ramlld-scsi", "sdebug"):
+    rs = runs(t, "default", "seed-004", "rand-read")
+    kbs[t] = statistics.mean(sum(x[d]["bw_bytes"] for x in j["jobs"] for d in ("read", "write")) / 1024 / 1e3
+                             for _, j, _ in rs)
+    util = statistics.mean(j["disk_util"][0]["util"] for _, j, _ in rs)
+    want = f"{fmt(kbs[t])}K ({util:,.1f} %)"
+    assert row[t] == want, f"seed 004: rand-read {t} '{row[t]}', raw runs say '{want}'"
+    print(f"ok: seed 004: rand-read {t} {row[t]} as the raw runs")
+r4 = mean(runs("ramlld-scsi", "default", "seed-004", "rand-read")) / mean(runs("sdebug", "default", "seed-004", "rand-read"))
+assert first(row["ramlld-scsi / sdebug"]) == f"{r4:,.3f}" and row["ratio"] == "1.107", f"seed 004: rand-read row {row}"
+plot("004", "seed-004-ratios.png", s)
+bars = SECS["004"]["bars"]
+assert bars["groups"] == ["rand-read"] and abs(bars["series"][0][1][0] - 119579 / 107988) < 1e-9 \
+    and abs(bars["series"][1][1][0] - r4) < 1e-9, f"seed 004: the plot's bars {bars}"
+print(f"ok: seed 004: the plot's bars are the post's 1.107 and the raw runs' {r4:.3f}")
 
 # seed 001 and 004: the verdict follows the runs when they are rewritten to known ratios
 for sid, a, b, p, w, sec, dd, claim in (
@@ -215,10 +319,6 @@ for sid, a, b, p, w, sec, dd, claim in (
     s = section(report(), sid)
     ra, rb = runs(a, p, w, sec, dd), runs(b, p, w, sec, dd)
     check_ratio(sid, verdict(s, sid)[1], mean(ra) / mean(rb))
-    if sid == "004":
-        util = re.findall(r"K \(([\d.]+) %\)", s)
-        assert util and all(0 < float(u) <= 100 for u in util), f"seed 004: util % {util}"
-        print(f"ok: seed 004: util % per cell {util}")
     x = rb[0][2]
     for k, expect in ((claim, "reproduced"), (0.5, "not reproduced"), (claim * 2, "changed since")):
         rewrite(runs(b, p, w, sec, dd), x, dd)
