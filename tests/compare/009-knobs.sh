@@ -93,7 +93,7 @@ print("ok: per-submitter's load, the per-I/O denominator")
 if "`--no-knobs`" not in "\n".join(knobs.not_measured({"knobs": "0"})) \
         or knobs.not_measured({"knobs": "1"}) or knobs.not_measured({}):
     sys.exit("not_measured")
-kg = "2 vCPUs (QEMU's default topology for -smp 2), clock icount"
+kg = "2 vCPUs in QEMU's default topology for -smp 2, clock icount"
 if f"the knob guest ({kg}) ended before it wrote" not in "\n".join(
         knobs.not_measured({"knobs": "0", "knob_guest": kg})):
     sys.exit(f"not_measured with a knob guest: {knobs.not_measured({'knobs': '0', 'knob_guest': kg})}")
