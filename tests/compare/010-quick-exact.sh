@@ -106,8 +106,8 @@ plan=$(make -s -C "$TOP" compare QUICK=1 ARGS=--plan 2> /dev/null) || fail "make
 expect_eq "make compare QUICK=1: name" $want "$(plan_field "$plan" name)"
 
 # Refused, naming what is wrong, and nothing run.
-run_rc 2 "$run" --wide --plan
-expect_in "--wide without --quick" "--wide widens --quick on the exact clock: it needs --quick"
+run_rc 2 "$run" --full --wide --plan
+expect_in "--wide with --full" "--wide widens the exact quick or default level (--quick, or no level): not --full"
 run_rc 2 "$run" --ledger --plan
 expect_in "--plan with --ledger" "--plan prints the matrix a run would make: it does not go with --kernels, --ledger or --report"
 # --also-cells: its cells after the target's own, its targets after the selection's; a bad one refused
@@ -130,3 +130,93 @@ run_rc 2 "$run" --clock icount --icount-shift 11 --plan
 expect_in "--icount-shift 11" "--icount-shift: bad value '11' (allowed: 0-10)"
 plan=$("$run" --quick --clock icount --icount-shift 2 --plan 2> /dev/null) || fail "--icount-shift 2 --plan failed"
 expect_eq "clock with --icount-shift 2" "icount shift 2" "$(plan_field "$plan" clock)"
+
+# The exact default level (compare/run --help, docs/benches.md "The exact default level"): every
+# seed on the systems its post compared (each workload's "; targets:" header, its profiles and
+# "; shape:"; seed 004 also on ramlld-scsi-tar; seed 000's 75 % mix at the post's 10 and 32 LUNs;
+# seed 002's grid on the SCSI path), every reference (the default level's targets but the stacks
+# over ramlld) on 4k randread and randwrite QD32 and randread QD1 under default, ramlld's paths
+# under seed-001 too, the ladder's three columns on its rungs, one 64 MiB device; 1 vCPU, 2 runs
+# of 1 s, no ramp, the breakdown of ramlld's 3 paths, the knob table in the 2-vCPU knob guest.
+plan=$("$run" --clock icount --plan 2> /dev/null) || fail "compare/run --clock icount --plan failed"
+expect_eq "default level on the exact clock: name" default-exact "$(plan_field "$plan" name)"
+expect_eq "default level on the exact clock: vCPUs" 1 "$(plan_field "$plan" cpus)"
+expect_eq "default level on the exact clock: repeats" 2 "$(plan_field "$plan" repeats)"
+expect_eq "default level on the exact clock: seconds a run" 1 "$(plan_field "$plan" runtime)"
+expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
+expect_eq "default level on the exact clock: the level's devices" "1 64" "$(plan_field "$plan" shape)"
+expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" \
+	"$(plan_field "$plan" breakdown)"
+expect_eq "default level on the exact clock: knob table in the matrix's guest" 0 "$(plan_field "$plan" knobs)"
+expect_eq "default level on the exact clock: knob guest's vCPUs" 2 "$(plan_field "$plan" "knob-guest cpus")"
+expect_eq "default level on the exact clock: knob guest's runs" 28 "$(plan_field "$plan" "knob-guest knob-runs")"
+# the default level's targets, from their files
+dtargets=$("$TOP/compare/guest-run" --list-targets | awk -F'\t' '$3 != "host" && (" " $5 " ") ~ / default / { print $1 }')
+expect_eq "the default level's targets" 18 "$(wc -l <<< "$dtargets")"
+stacks="lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop"
+rungs="ramlld-bio ramlld-mq ramlld-scsi $stacks"
+grid="seed-002-ra128k-ms512k seed-002-ra512k-ms512k seed-002-ra2m-ms512k seed-002-ra128k-ms64k seed-002-ra512k-ms64k seed-002-ra2m-ms64k"
+sizes=bs-64m,bs-32m,bs-16m,bs-8m,bs-4m,bs-2m,bs-1m,bs-512k,bs-256k,bs-128k,bs-64k,bs-32k,bs-16k
+want=''
+for t in $dtargets; do
+	case $t in lio | ramlld-scsi)
+		for c in 25w-1 25w-4 25w-10 25w-32 75w-10 75w-32; do want+="$t default seed-000 randrw-${c}lun 32x16"$'\n'; done ;;
+	esac
+	case $t in ramlld-bio | ramlld-mq | ramlld-scsi | sdebug | sdebug-fakerw) want+="$t seed-001 seed-001 dd 1x16"$'\n' ;; esac
+	[ "$t" != ramlld-scsi ] || for p in $grid; do want+="$t $p seed-002 $sizes 1x64"$'\n'; done
+	case $t in lio | ramlld-scsi | srp)
+		for s in psync-4k-read libaio-4k-qd16x2 psync-64m-read psync-64m-write; do want+="$t default seed-003 $s 1x64"$'\n'; done ;;
+	esac
+	case $t in ramlld-scsi | sdebug)
+		for s in seq-read rand-read seq-write rand-write; do want+="$t default seed-004 $s 1x64"$'\n'; done ;;
+	esac
+	want+="$t default qd32 randread-4k-qd32 1x64"$'\n'"$t default lat-qd1 randread-4k-qd1 1x64"$'\n'
+	[[ " $stacks " == *" $t "* ]] || want+="$t default qd32 randwrite-4k-qd32 1x64"$'\n'
+	case $t in ramlld-*) want+="$t seed-001 qd32 randread-4k-qd32 1x64"$'\n'"$t seed-001 qd32 randwrite-4k-qd32 1x64"$'\n' ;; esac
+	[[ " $rungs " != *" $t "* ]] || want+="$t default ladder read-1m-qd4 1x64"$'\n'
+done
+for s in seq-read rand-read seq-write rand-write; do want+="ramlld-scsi-tar default seed-004 $s 1x64"$'\n'; done
+expect_eq "default level on the exact clock: its cells (sorted)" "$(sort <<< "${want%$'\n'}")" \
+	"$(sed -n 's/^cell //p' <<< "$plan" | sort)"
+expect_eq "default level on the exact clock: fio runs" 220 "$(plan_field "$plan" runs)"
+# each seed's targets are the systems compare/seeds.py compares (its sections' figures)
+for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-scsi-tar; do
+	grep -q "^cell ${pair#*:} [^ ]* ${pair%%:*} " <<< "$plan" ||
+		fail "the exact default level runs ${pair%%:*} without its reference ${pair#*:}"
+done
+"$run" --help | grep -q "220 runs" || fail "compare/run --help does not give the exact default level's 220 runs"
+grep -q "## The exact default level" "$TOP/docs/benches.md" ||
+	fail "docs/benches.md does not describe the exact default level"
+# options still apply on top; --wide, a selection or the host clock keep the whole default level
+plan=$("$run" --clock icount --cpus 2 --repeats 3 --plan 2> /dev/null) || fail "--clock icount --cpus 2 --repeats 3 --plan failed"
+expect_eq "default level on the exact clock with --cpus 2" 2 "$(plan_field "$plan" cpus)"
+expect_eq "default level on the exact clock with --repeats 3: fio runs" 330 "$(plan_field "$plan" runs)"
+whole=$("$run" --clock host --plan 2> /dev/null) || fail "--clock host --plan failed"
+expect_eq "the default level on the host clock: name" default "$(plan_field "$whole" name)"
+expect_eq "the default level on the host clock: vCPUs" 2 "$(plan_field "$whole" cpus)"
+expect_eq "the default level on the host clock: repeats" 3 "$(plan_field "$whole" repeats)"
+expect_eq "the default level on the host clock: devices" "4 128" "$(plan_field "$whole" shape)"
+expect_eq "the default level on the host clock: knob table" 1 "$(plan_field "$whole" knobs)"
+plan=$("$run" --clock icount --wide --plan 2> /dev/null) || fail "--clock icount --wide --plan failed"
+expect_eq "the default level with --wide: name" default "$(plan_field "$plan" name)"
+expect_eq "the default level with --wide: cells, the host clock's" "$(grep '^cell ' <<< "$whole")" "$(grep '^cell ' <<< "$plan")"
+plan=$("$run" --clock icount --only lat-qd1 --targets brd --plan 2> /dev/null) || fail "--clock icount --only lat-qd1 --targets brd --plan failed"
+expect_eq "the default level on the exact clock with a selection: name" default "$(plan_field "$plan" name)"
+expect_eq "the default level on the exact clock with a selection: cells" "cell brd default lat-qd1 randread-4k-qd1 4x128
+cell brd seed-001 lat-qd1 randread-4k-qd1 4x128" "$(grep '^cell ' <<< "$plan")"
+# --level-shape: the level's devices, the seeds keep theirs; refused with --nluns or a bad value
+plan=$("$TOP/compare/guest-run" --out /tmp --level default --targets ramlld-scsi --only seed-001/dd,lat-qd1/randread-4k-qd1 \
+	--profiles seed-001 --level-shape 2x32 --print-plan 2> /dev/null) || fail "guest-run --level-shape 2x32 --print-plan failed"
+expect_eq "cells with --level-shape 2x32" "cell ramlld-scsi seed-001 seed-001 dd 1x16
+cell ramlld-scsi seed-001 lat-qd1 randread-4k-qd1 2x32" "$(grep '^cell ' <<< "$plan")"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level default --targets brd --level-shape 2x --print-plan
+expect_in "--level-shape 2x" "--level-shape: bad value '2x' (allowed: NLUNSxMIB, e.g. 1x64)"
+run_rc 2 "$TOP/compare/guest-run" --out /tmp --level default --targets brd --level-shape 1x64 --nluns 2 --print-plan
+expect_in "--level-shape with --nluns" "--level-shape and --nluns/--capacity-mb exclude each other"
+# --also-cells given twice: two groups, each its own profiles and sections
+plan=$("$TOP/compare/guest-run" --out /tmp --level quick --targets brd --profiles seed-001 --only qd32/randread-4k-qd32 \
+	--also-cells brd:default:lat-qd1 --also-cells nullb-mq:seed-001:qd32/randwrite-4k-qd32 --print-plan 2> /dev/null) ||
+	fail "guest-run --also-cells twice --print-plan failed"
+expect_eq "cells with --also-cells twice" "cell brd seed-001 qd32 randread-4k-qd32 2x64
+cell brd default lat-qd1 randread-4k-qd1 2x64
+cell nullb-mq seed-001 qd32 randwrite-4k-qd32 2x64" "$(grep '^cell ' <<< "$plan")"
