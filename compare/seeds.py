@@ -627,6 +627,11 @@ def seed002(root, cells, idx, exact=False):
         except (OSError, ValueError, KeyError, IndexError):
             pass
     sec["compared"] = sec["compared"].format(dev=dev)
+    if "iscsi" in paths:
+        sec["compared"] += (" `iscsi` runs the same sweep over the post's transport: ramlld's "
+                            "mq disk behind LIO iblock, exported over iSCSI on 127.0.0.1 to "
+                            "open-iscsi, the knobs set on the initiator's sd disk (issue 19's "
+                            "rung; SCST's target is not in Debian, LIO's is).")
 
     def pkey(p):
         mo = GRID_RX.match(p)
