@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: failslab and fail_page_alloc fail the Nth allocation of insmod (ramlld.ko mode bio, mq, scsi, all; ramlld_scsi.ko under mode scsi and all) and of rmmod (both modules), N spread over every allocation they make: insmod fails with ENOMEM or loads whole, rmmod always ends it, nothing stays registered, the module loads again, kmemleak finds no leak (needs the debug kernel: make check-debug; skipped elsewhere)
+# what: failslab and fail_page_alloc fail the Nth allocation of insmod (ramlld.ko mode bio, mq, scsi, all; ramlld_scsi.ko under mode scsi and all) and of rmmod (both modules), N spread over every allocation they make: insmod fails with ENOMEM (or EINVAL when the fault was the kernel's own dev_set_name() in device_add_disk(), whose failure it ignores: checked from the fault's stack) or loads whole, rmmod always ends it, nothing stays registered, the module loads again, kmemleak finds no leak (needs the debug kernel: make check-debug; skipped elsewhere)
 # where: guest
 # requires: python3
 # timeout: 600
