@@ -1036,19 +1036,33 @@ def seed003(root, cells, idx, exact=False):
     prof = "default"
     refs = [t for t in ts if t != "ramlld-scsi"]
     rows = []
+    bars = []  # per test: its label, the post's SCST / TCM, ramlld-scsi / each reference
     for s, label, scst, tcm, metric in SEED003_POST:
         unit = "IOPS" if metric == "iops" else "MB/s"
         row = [label, f"{fmt(scst)} / {fmt(tcm)} {unit}", fmt(scst / tcm, 2)]
         for t in ts:
             c = idx.get((t, prof, w, s))
             row.append(pm(c[metric], c[metric + "_std"]) if c else "-")
+        ratios = []
         for t in refs:
             r, sd, _ = cell_ratio(idx, ("ramlld-scsi", prof, w, s), (t, prof, w, s), metric)
             row.append(pm(r, sd, 2))
+            ratios.append(r)
         rows.append(row)
+        if any(r is not None for r in ratios):
+            bars.append((f"{label.split()[0]} {s}", scst / tcm, ratios))
     sec["tables"].append(("The post's four tests (IOPS for 4k, MB/s for 64 MiB)",
                           ["test", "the post: SCST / TCM", "SCST / TCM"] + ts
                           + [f"ramlld-scsi / {t}" for t in refs], rows))
+    if bars:
+        # the post's table as bars: SCST over TCM beside ramlld-scsi over each target here
+        sec["bars"] = {"title": "seed 003: the post's tests, SCST / TCM there, ramlld-scsi / X here",
+                       "ylabel": "ratio (the post: SCST / TCM)",
+                       "groups": [b[0] for b in bars],
+                       "series": [("the post: SCST / TCM", [b[1] for b in bars])]
+                       + [(f"ramlld-scsi / {t}", [b[2][i] for b in bars])
+                          for i, t in enumerate(refs)],
+                       "name": "seed-003-ratios.png"}
     if "srp" in ts and "lio" in ts:
         r2, _, _ = cell_ratio(idx, ("lio", prof, w, "libaio-4k-qd16x2"),
                               ("srp", prof, w, "libaio-4k-qd16x2"))
@@ -1216,8 +1230,8 @@ def markdown(secs):
 
 def plots(root, secs, plt):
     """One plot per sweep: seed 000's IOPS over LUNs, seed 002's MB/s over block sizes (one line
-    per path and setting); one per table of ratios (seeds 001 and 004: the post's beside this
-    run's). plt: matplotlib.pyplot, or None (no plots)."""
+    per path and setting); one per table of ratios (seeds 001, 003 and 004: the post's beside
+    this run's). plt: matplotlib.pyplot, or None (no plots)."""
     made = []
     if plt is None:
         return made

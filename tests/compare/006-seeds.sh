@@ -259,6 +259,12 @@ got = (first(row["ramlld-scsi"]), first(row["lio"]), first(row["ramlld-scsi / li
 assert got == (fmt(m_scsi), fmt(m_lio), f"{m_scsi / m_lio:,.2f}") and row["the post: SCST / TCM"] == "184,000 / 167,000 IOPS", \
     f"seed 003: test (2) row {row}, raw runs say {fmt(m_scsi)} / {fmt(m_lio)} / {fmt(m_scsi / m_lio)}"
 print(f"ok: seed 003: test (2) ramlld-scsi {got[0]}, lio {got[1]}, ratio {got[2]} as the raw runs")
+plot("003", "seed-003-ratios.png", s)
+bars = SECS["003"]["bars"]
+assert bars["groups"] == ["(2) libaio-4k-qd16x2"] and abs(bars["series"][0][1][0] - 184000 / 167000) < 1e-9 \
+    and [x[0] for x in bars["series"]] == ["the post: SCST / TCM", "ramlld-scsi / lio"] \
+    and abs(bars["series"][1][1][0] / (m_scsi / m_lio) - 1) < 1e-4, f"seed 003: the plot's bars {bars}"
+print(f"ok: seed 003: the plot's bars are the post's {184 / 167:.3f} and the raw runs' {m_scsi / m_lio:.3f}")
 check_ratio("003", verdict(s, "003")[1],
             mean(runs("ramlld-scsi", "default", "seed-003", "libaio-4k-qd16x2"))
             / mean(runs("lio", "default", "seed-003", "libaio-4k-qd16x2")))
