@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 28 runs in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
+# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 56 runs (dd and QD32) in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
 # where: host
 # timeout: 900
 . "$TOP/tests/lib.sh"
@@ -48,12 +48,12 @@ expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" "$(plan_field "$plan" breakdown)"
 expect_eq "knob table in the matrix's guest" 0 "$(plan_field "$plan" knobs)"
-# the knob table in a guest of its own, 2 vCPUs on the same clock: the quick knob step's 28 runs
+# the knob table in a guest of its own, 2 vCPUs on the same clock: the quick step, dd and QD32, 56 runs
 expect_eq "knob guest's vCPUs" 2 "$(plan_field "$plan" "knob-guest cpus")"
 expect_eq "knob guest's table" 1 "$(plan_field "$plan" "knob-guest knobs")"
-expect_eq "knob guest's step" "--runtime 1 --repeats 1 --procs-per-cpu 4 --workloads dd" \
+expect_eq "knob guest's step" "--runtime 1 --repeats 1 --procs-per-cpu 4 --workloads dd,qd32" \
 	"$(plan_field "$plan" "knob-guest knob-step")"
-expect_eq "knob guest's runs" 28 "$(plan_field "$plan" "knob-guest knob-runs")"
+expect_eq "knob guest's runs" 56 "$(plan_field "$plan" "knob-guest knob-runs")"
 grep -q -- "^knob-guest guest-run --level quick --knobs-only " <<< "$plan" ||
 	fail "the knob guest does not run guest-run --knobs-only: $(grep '^knob-guest' <<< "$plan")"
 "$run" --help | grep -q "38 runs" || fail "compare/run --help does not give the exact quick level's 38 runs"
@@ -74,7 +74,7 @@ expect_eq "knob guest lines with --no-knobs" "" "$(grep '^knob-guest' <<< "$plan
 expect_eq "knob table in the matrix's guest with --no-knobs" 0 "$(plan_field "$plan" knobs)"
 plan=$("$run" --quick --clock icount --knobs --plan 2> /dev/null) || fail "--quick --clock icount --knobs --plan failed"
 expect_eq "knob table in the matrix's guest with --knobs" 0 "$(plan_field "$plan" knobs)"
-expect_eq "knob guest's runs with --knobs" 28 "$(plan_field "$plan" "knob-guest knob-runs")"
+expect_eq "knob guest's runs with --knobs" 56 "$(plan_field "$plan" "knob-guest knob-runs")"
 
 # Not trimmed: --wide, a selection of one's own, the host clock.
 whole=$("$run" --quick --clock host --plan 2> /dev/null) || fail "--quick --clock host --plan failed"
@@ -83,7 +83,7 @@ expect_eq "vCPUs on the host clock" 2 "$(plan_field "$whole" cpus)"
 [ "$(plan_field "$whole" runs)" -gt 24 ] || fail "the whole quick level plans only $(plan_field "$whole" runs) runs"
 expect_eq "knob table on the host clock" 1 "$(plan_field "$whole" knobs)"
 expect_eq "knob guest on the host clock (the table in the one guest)" "" "$(grep '^knob-guest' <<< "$whole")"
-expect_eq "knob runs on the host clock" 28 "$(plan_field "$whole" knob-runs)"
+expect_eq "knob runs on the host clock" 56 "$(plan_field "$whole" knob-runs)"
 # the default level's knob step (narrowed to one cell: the whole default plan takes minutes)
 dflt=$("$TOP/compare/guest-run" --out /tmp --level default --targets brd --only qd32/randread-4k-qd32 \
 	--knobs --print-plan 2> /dev/null) || fail "guest-run --level default --knobs --print-plan failed"
@@ -149,7 +149,7 @@ expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio raml
 	"$(plan_field "$plan" breakdown)"
 expect_eq "default level on the exact clock: knob table in the matrix's guest" 0 "$(plan_field "$plan" knobs)"
 expect_eq "default level on the exact clock: knob guest's vCPUs" 2 "$(plan_field "$plan" "knob-guest cpus")"
-expect_eq "default level on the exact clock: knob guest's runs" 28 "$(plan_field "$plan" "knob-guest knob-runs")"
+expect_eq "default level on the exact clock: knob guest's runs" 56 "$(plan_field "$plan" "knob-guest knob-runs")"
 # the default level's targets, from their files
 dtargets=$("$TOP/compare/guest-run" --list-targets | awk -F'\t' '$3 != "host" && (" " $5 " ") ~ / default / { print $1 }')
 expect_eq "the default level's targets" 18 "$(wc -l <<< "$dtargets")"
