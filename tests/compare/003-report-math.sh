@@ -119,6 +119,14 @@ for meta, want in (({"clock": "icount", "icount_shift": "0"}, 1), ({"clock": "ic
         sys.exit(f"icount_ns({meta}) = {report.icount_ns(meta)}, expected {want}")
 if "1 instruction = 8 ns" not in report.clock_text({"clock": "icount", "icount_shift": "3", "qemu": "10.0.13"}):
     sys.exit("clock_text does not say 8 ns per instruction at shift 3")
+# the run's span: the host's stamps first when compare/run wrote them, the guest's named as its
+span = report.run_span({"host_started": "H0", "host_ended": "H1", "started": "G0", "ended": "G1",
+                        "wall_s": "1110"})
+if span != "H0 → H1 (host), 1110 s wall in total; the matrix guest's clock G0 → G1":
+    sys.exit(f"run_span with host stamps: {span!r}")
+span = report.run_span({"started": "G0", "ended": "G1", "wall_s": "7"})
+if span != "G0 → G1, 7 s wall in total":
+    sys.exit(f"run_span of an older folder (guest stamps only): {span!r}")
 # determinism: 0.5 % of the mean IOPS; what differed is said
 d = report.determinism([{"iops": 100000.0, "instr_per_io_stat": 10000.0},
                         {"iops": 100400.0, "instr_per_io_stat": 9960.0}])
