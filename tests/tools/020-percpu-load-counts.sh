@@ -40,6 +40,8 @@ if "--startup-run" in sys.argv[5:]:
     # the start-up run (count=0) was timed and its time taken off the elapsed time
     su, less = r["startup_s"], r["less_startup_s"]
     assert su and su > 0, f"--startup-run: startup_s {su}"
+    runs = r["startup_runs_s"]
+    assert len(runs) == 3 and su == min(runs), f"--startup-run: startup_s {su}, timed runs {runs}"
     assert less is None or abs(r["elapsed_s"] - su - less) < 1e-9, f"less_startup_s {less}"
     assert less is not None or r["elapsed_s"] <= su, "less_startup_s missing"
 assert ds["available"], "no stat file"
