@@ -162,7 +162,7 @@ for t in $dtargets; do
 	case $t in lio | ramlld-scsi)
 		for c in 25w-1 25w-4 25w-10 25w-32 75w-10 75w-32; do want+="$t default seed-000 randrw-${c}lun 32x16"$'\n'; done ;;
 	esac
-	case $t in ramlld-bio | ramlld-mq | ramlld-scsi | sdebug | sdebug-fakerw) want+="$t seed-001 seed-001 dd 1x16"$'\n' ;; esac
+	case $t in ramlld-bio | ramlld-mq | ramlld-scsi | sdebug | sdebug-fakerw) want+="$t seed-001 seed-001 dd 1x64"$'\n' ;; esac
 	[ "$t" != ramlld-scsi ] || for p in $grid; do want+="$t $p seed-002 $sizes 1x64"$'\n'; done
 	case $t in lio | ramlld-scsi | srp)
 		for s in psync-4k-read libaio-4k-qd16x2 psync-64m-read psync-64m-write; do want+="$t default seed-003 $s 1x64"$'\n'; done ;;
@@ -207,7 +207,7 @@ cell brd seed-001 lat-qd1 randread-4k-qd1 4x128" "$(grep '^cell ' <<< "$plan")"
 # --level-shape: the level's devices, the seeds keep theirs; refused with --nluns or a bad value
 plan=$("$TOP/compare/guest-run" --out /tmp --level default --targets ramlld-scsi --only seed-001/dd,lat-qd1/randread-4k-qd1 \
 	--profiles seed-001 --level-shape 2x32 --print-plan 2> /dev/null) || fail "guest-run --level-shape 2x32 --print-plan failed"
-expect_eq "cells with --level-shape 2x32" "cell ramlld-scsi seed-001 seed-001 dd 1x16
+expect_eq "cells with --level-shape 2x32" "cell ramlld-scsi seed-001 seed-001 dd 1x64
 cell ramlld-scsi seed-001 lat-qd1 randread-4k-qd1 2x32" "$(grep '^cell ' <<< "$plan")"
 run_rc 2 "$TOP/compare/guest-run" --out /tmp --level default --targets brd --level-shape 2x --print-plan
 expect_in "--level-shape 2x" "--level-shape: bad value '2x' (allowed: NLUNSxMIB, e.g. 1x64)"
