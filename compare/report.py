@@ -72,12 +72,13 @@ def clock_text(meta):
     """Which clock made the figures, with the QEMU and the vCPU count: every section says it."""
     ns = icount_ns(meta)
     cpus, qemu = meta.get("cpus", "-"), meta.get("qemu") or "-"
+    why = f"; {meta['clock_reason']}" if meta.get("clock_reason") else ""  # compare/run's decision
     if ns:
         return (f"icount, exact: guest time counts instructions, 1 instruction = {ns} ns "
-                f"(QEMU {qemu}, {cpus} vCPU(s), TCG)")
+                f"(QEMU {qemu}, {cpus} vCPU(s), TCG{why})")
     accel = meta.get("accel", "-")
     where = "host" if accel.startswith("none") else f"QEMU {qemu}, {cpus} vCPU(s), {accel}"
-    return f"host time ({where})"
+    return f"host time ({where}{why})"
 
 
 def read_target_file(path):
