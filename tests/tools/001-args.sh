@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: queue-tune and percpu-load --help, and bad options, values and device names fail with exit 2 and a message naming the value and what is allowed (no device is touched)
+# what: queue-tune and percpu-load --help, and bad options, values and device names fail with exit 2 and a message naming the value and what is allowed (no device is touched); every tool in tools/ refuses a bad argument with exit 2 and one line naming it, creating nothing
 # where: host
 # requires: python3
+# timeout: 300
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/tools/tools-lib.bash
@@ -80,3 +81,33 @@ m = importlib.util.module_from_spec(spec); loader.exec_module(m)
 print(m.BUILTIN_PROFILES[sys.argv[2]], end='')" "$QT" "$p" | sort)
 	expect_eq "tools/profiles/$p = built-in $p" "$want" "$got"
 done
+
+# Every tool: a bad argument is exit 2 and one line naming it, nothing made.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+one_line_refusal() { # WANT CMD...: exit 2, one line holding WANT
+	local want=$1
+	shift
+	run_rc 2 "$@"
+	expect_in "${*#"$TOP"/}" "$want"
+	[ "$(wc -l <<< "$out")" = 1 ] || fail "${*#"$TOP"/}: more than one line: $out"
+}
+for tool in deps lint stack stack-ladder knob-table queue-tune vm/build-in-chroot vm/check-debug \
+	vm/check-kernels vm/debug-kernel vm/initramfs vm/kernel vm/qemu vm/run; do
+	one_line_refusal "--no-such-option-xyz" "$TOP/tools/$tool" --no-such-option-xyz
+done
+one_line_refusal "--no-such-option-xyz" "$TOP/tools/percpu-load" x --no-such-option-xyz
+one_line_refusal "usage: tools/vm/kernel-smoke KO" "$TOP/tools/vm/kernel-smoke"
+one_line_refusal "unknown kernel 'nosuch'" "$TOP/tools/vm/kernel" --print-version nosuch
+one_line_refusal "--clock: bad value 'wallclock' (allowed: host icount)" "$TOP/tools/vm/run" --clock wallclock -- true
+one_line_refusal "--mem: bad value '3X'" "$TOP/tools/vm/run" --mem 3X --share "$dir/share" -- true
+one_line_refusal "--share: '$dir/a b' has characters other than" "$TOP/tools/vm/run" --share "$dir/a b" -- true
+one_line_refusal "no command given" "$TOP/tools/vm/run" --share "$dir/share"
+one_line_refusal "--report: no knob table in '/nonexistent'" "$TOP/tools/knob-table" --report /nonexistent
+one_line_refusal "--workloads: bad value 'nosuch'" "$TOP/tools/knob-table" --workloads nosuch --out "$dir/knobs"
+one_line_refusal "--configs: " "$TOP/tools/knob-table" --configs nosuch --out "$dir/knobs"
+one_line_refusal "--clock: invalid choice: 'tsc'" "$TOP/tools/knob-table" --clock tsc
+one_line_refusal "--report: '$dir' is not the folder of an earlier run" "$TOP/tools/stack-ladder" --report "$dir"
+one_line_refusal "--rungs: unknown rung 'nosuch'" "$TOP/tools/stack-ladder" --rungs nosuch --out "$dir/ladder"
+one_line_refusal "--runtime: bad value '0' (allowed: a whole number >= 1)" "$TOP/tools/stack-ladder" --runtime 0
+expect_eq "what the refused tools left in $dir" "" "$(ls -A "$dir")"
