@@ -81,8 +81,8 @@ check-unit:
 	@$(TOP)/tests/run unit/
 
 # The comparison (compare/run --help; it builds the module itself). QUICK=1 (on TCG the exact
-# quick level: 38 runs, then 56 knob runs in a 2-vCPU guest: 19 min at host load 2,
-# docs/knobs.md) or FULL=1 picks the level; ARGS="..." passes anything else, e.g.
+# quick level, then the knob table in a 2-vCPU guest; ARGS=--plan: its run count and estimated
+# time) or FULL=1 picks the level (not both); ARGS="..." passes anything else, e.g.
 # ARGS="--bench scsi".
 # KERNEL=K: on that kernel; KERNELS="bullseye bookworm trixie sid": a small matrix on each and
 # the block-vs-SCSI ratios per kernel in one table (compare/run --kernels).

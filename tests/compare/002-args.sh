@@ -1,17 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run and compare/guest-run refuse bad arguments with a message naming the bad value and the allowed ones
+# what: compare/run and compare/guest-run refuse bad arguments and contradictory options (exit 2, one line naming the problem, nothing built, booted or left behind), with a message naming the bad value and the allowed ones; their --help give no counts or history of their own
 # where: host
 # requires: python3
 # timeout: 300
 . "$TOP/tests/lib.sh"
 
-check_refused() { # WANT CMD...: CMD must exit 2 and print WANT
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+results_list() { find "$TOP/results" -mindepth 1 -maxdepth 1 ! -name check -printf '%f\n' 2> /dev/null | sort; }
+results_before=$(results_list)
+check_refused() { # WANT CMD...: CMD must exit 2, print one line holding WANT, and nothing else
 	local want=$1 msg rc=0
 	shift
 	msg=$("$@" 2>&1) || rc=$?
-	[ "$rc" = 2 ] || fail "$* exited $rc, expected 2"
+	[ "$rc" = 2 ] || fail "$* exited $rc, expected 2: $msg"
 	grep -qF -- "$want" <<< "$msg" || fail "$*: message lacks '$want': $msg"
+	[ "$(wc -l <<< "$msg")" = 1 ] || fail "$*: more than one line: $msg"
 	echo "ok: $* -> $msg"
 }
 check_refused "'nosuch'" "$TOP/compare/run" --targets nosuch
@@ -30,6 +35,42 @@ check_refused "does not go with --host" "$TOP/compare/run" --kernels sid --host 
 check_refused "--clock: bad value 'tsc' (allowed: icount host)" "$TOP/compare/run" --clock tsc
 check_refused "--clock icount needs a guest" "$TOP/compare/run" --clock icount --host /dev/null
 check_refused "not a folder of compare/run --kernels" python3 "$TOP/compare/kernels.py" /nonexistent
+# contradictions, refused before anything is probed, built or written
+check_refused "--quick and --full exclude each other" "$TOP/compare/run" --quick --full --out "$dir/o"
+check_refused "--full and --quick exclude each other" "$TOP/compare/run" --full --quick --plan
+check_refused "--quick and --default exclude each other" "$TOP/compare/run" --quick --default --plan
+# make's own line besides compare/run's one
+msg=$(make -s -C "$TOP" compare QUICK=1 FULL=1 ARGS="--out $dir/o" 2>&1) && fail "make compare QUICK=1 FULL=1 ran"
+expect_eq "make compare QUICK=1 FULL=1's refusal" "compare/run: --quick and --full exclude each other (one level: --quick, --default or --full)" \
+	"$(grep -v '^make' <<< "$msg")"
+check_refused "--perf and --no-perf exclude each other" "$TOP/compare/run" --perf --no-perf --plan
+check_refused "--knobs and --no-knobs exclude each other" "$TOP/compare/run" --knobs --no-knobs --plan
+check_refused "--no-breakdown and --breakdown-targets exclude each other" "$TOP/compare/run" --no-breakdown --breakdown-targets brd --plan
+check_refused "--perf-passes N goes with --perf-cell" "$TOP/compare/run" --perf-passes 3 --plan
+check_refused "--destroy-data goes with --host" "$TOP/compare/run" --destroy-data --out "$dir/o"
+check_refused "--ledger-rows REGEX goes with --ledger" "$TOP/compare/run" --ledger-rows x --plan
+check_refused "--report DIR only writes the report of an earlier run" "$TOP/compare/run" --report "$dir" --quick
+check_refused "--host and --kernel exclude each other" "$TOP/compare/run" --host "$dir/x" --kernel trixie
+check_refused "--host and --cpus exclude each other" "$TOP/compare/run" --host "$dir/x" --cpus 2
+check_refused "--wide widens the exact level: a selection" "$TOP/compare/run" --quick --wide --targets brd --plan
+check_refused "--wide and --bench exclude each other" "$TOP/compare/run" --wide --bench bio --plan
+check_refused "--ledger and --quick exclude each other" "$TOP/compare/run" --ledger --quick --out "$dir/o"
+# a refused --host prints no plan and leaves no results folder
+check_refused "--host: '/nonexistent' is not a block device" "$TOP/compare/run" --host /nonexistent
+check_refused "--host: '/nonexistent' is not a block device" "$TOP/compare/run" --host /nonexistent --out "$dir/o"
+check_refused "--report: no folder '/nonexistent'" "$TOP/compare/run" --report /nonexistent
+[ ! -e "$dir/o" ] || fail "a refused run left $dir/o behind"
+results_after=$(results_list)
+expect_eq "results/ after the refused runs" "$results_before" "$results_after"
+
+# --help: what an option does; counts come from --plan, history and measured times from docs/
+for h in "$TOP/compare/run" "$TOP/compare/guest-run"; do
+	bad=$("$h" --help | grep -nE "[0-9]{2,} runs|[0-9]+ min\b|issue [0-9]|issues [0-9]|session [0-9]|never ran|has not run" || true)
+	[ -z "$bad" ] || fail "${h#"$TOP"/} --help gives counts or history of its own: $bad"
+done
+"$TOP/compare/run" --help | grep -q -- "--plan prints a level's cells, run count, estimated time" ||
+	fail "compare/run --help does not send the reader to --plan for the counts"
+echo "ok: --help texts give no counts or history"
 "$TOP/compare/run" --help | grep -q -- "--quick" || fail "compare/run --help lacks --quick"
 "$TOP/compare/guest-run" --list | grep -q "^workload seed-004" || fail "guest-run --list lacks seed-004"
 python3 "$TOP/compare/report.py" --help > /dev/null || fail "report.py --help"

@@ -60,7 +60,8 @@ plan=$("$run" --quick --clock host --plan 2> /dev/null) || fail "--quick --clock
 case $(plan_field "$plan" clock) in "host (asked: --clock host; the guest gets "*) ;;
 *) fail "--clock host: clock '$(plan_field "$plan" clock)'" ;; esac
 expect_eq "--clock host's level" quick "$(plan_field "$plan" name)"
-plan=$("$run" --quick --host /dev/null --plan 2> /dev/null) || fail "--quick --host /dev/null --plan failed"
+: > "$dir/dev.img"
+plan=$("$run" --quick --host "$dir/dev.img" --plan 2> /dev/null) || fail "--quick --host FILE --plan failed"
 expect_eq "--host's clock" "host (--host: this machine's devices, its own time)" "$(plan_field "$plan" clock)"
 
 # the report names the clock and why (compare/run writes clock_reason into meta.env)

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/estimate.py's wall-time estimate of a plan from the measured per-cell costs (set-ups once per load and shape, runs x repeats, breakdowns, the knob guest, the host's side), each guest's timeout 4 x its estimate, --plan printing both, a plan over 48 h (--full on the exact clock) refused before anything starts, --full on the host clock given a timeout past its estimate
+# where: host
+# requires: python3
+# timeout: 300
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$TOP/compare/guest-run" --list-targets > "$dir/targets.tsv" || fail "guest-run --list-targets failed"
+
+# A hand-made plan: brd's two cells (one load, one shape: one set-up), iSCSI's one, 2 repeats of
+# 1 s, no ramp, brd's breakdown; a knob guest of 56 runs of 1 s at 4 dd a CPU.
+cat > "$dir/plan" << 'EOF'
+name x
+clock icount (asked: --clock icount)
+cpus 1
+knob-guest cpus 2
+knob-guest knobs 1
+knob-guest knob-step --runtime 1 --repeats 1 --procs-per-cpu 4 --workloads dd,qd32
+knob-guest knob-runs 56
+cell brd default qd32 randread-4k-qd32 1x64
+cell brd default qd32 randwrite-4k-qd32 1x64
+cell iscsi default qd32 randread-4k-qd32 1x64
+level quick
+runs 6
+repeats 2
+runtime 1
+ramp 0
+shape 1 64
+breakdown brd
+knobs 0
+EOF
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan") ||
+	fail "estimate.py failed"
+echo "$est"
+field() { sed -n "s/^$1 \\([0-9]*\\).*/\\1/p" <<< "$est"; }
+# matrix: boot 30 + brd's set-up 7 + 4 runs x (2 + 5 x 1) + its breakdown 60 + iSCSI's set-up 36
+# + 2 runs x (3 + 20 x 1) = 207; knob guest: boot 30 + 56 x (4 + 5 x 1) = 534; host side 90
+expect_eq "the matrix's estimate" 207 "$(field estimate-matrix)"
+expect_eq "the knob guest's estimate" 534 "$(field estimate-knobs)"
+expect_eq "the whole estimate" 831 "$(field estimate)"
+expect_eq "the matrix's timeout (at least 1800 s)" 1800 "$(field timeout-matrix)"
+expect_eq "the knob guest's timeout (4 x 534 s in whole minutes)" 2160 "$(field timeout-knobs)"
+# the same plan on the host's clock: runs of their own length plus fio's start-up
+est=$(python3 "$TOP/compare/estimate.py" --clock host --targets-tsv "$dir/targets.tsv" < "$dir/plan") ||
+	fail "estimate.py --clock host failed"
+# boot 20 + brd 5 + 4 x (3 + 1) + bd 25 + iSCSI 25 + 2 x (5 + 1) = 103; knobs 20 + 56 x 4 = 244
+expect_eq "the matrix's estimate on the host clock" 103 "$(field estimate-matrix)"
+expect_eq "the knob guest's estimate on the host clock" 244 "$(field estimate-knobs)"
+# more repeats cost more, a second shape costs a set-up
+sed 's/^repeats 2/repeats 4/' "$dir/plan" > "$dir/plan4"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan4")
+expect_eq "the matrix's estimate with 4 repeats" $((207 + 4 * 7 + 2 * 23)) "$(field estimate-matrix)"
+sed 's/^cell brd default qd32 randwrite-4k-qd32 1x64/cell brd default qd32 randwrite-4k-qd32 4x128/' "$dir/plan" > "$dir/plan-shape"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan-shape")
+# 4 LUNs: 7 + 3 x 1.9 = 12.7 more
+expect_eq "the matrix's estimate with a second shape" 220 "$(field estimate-matrix)"
+run_rc 2 python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv /nonexistent < "$dir/plan"
+expect_in "estimate.py without its targets table" "--targets-tsv"
+
+# compare/run --plan prints the estimate and the timeouts of the plan it prints
+plan=$("$TOP/compare/run" --quick --clock icount --plan 2> /dev/null) || fail "compare/run --quick --clock icount --plan failed"
+for k in estimate estimate-matrix estimate-knobs timeout-matrix timeout-knobs; do
+	grep -qE "^$k [0-9]+" <<< "$plan" || fail "--plan lacks '$k N': $(grep -v '^cell' <<< "$plan")"
+done
+est=$plan
+m=$(field estimate-matrix) t=$(field timeout-matrix)
+[ "$t" -ge $((4 * m)) ] && [ "$t" -lt $((4 * m + 60)) ] || [ "$t" = 1800 ] ||
+	fail "the matrix guest's timeout $t s is not 4 x its estimate $m s"
+echo "ok: --quick --plan: $(sed -n 's/^estimate //p' <<< "$plan"), matrix guest timeout $t s"
+# --full on the exact clock is refused (over 48 h), naming the estimate; on the host clock it
+# gets a timeout past its estimate (an 8 h one cut it short)
+rc=0
+msg=$("$TOP/compare/run" --full --clock icount --plan 2>&1 > /dev/null) || rc=$?
+expect_eq "--full --clock icount --plan's status" 2 "$rc"
+grep -q "the plan is estimated at [0-9]* s (~[0-9.]* h with a host CPU to itself): over the 48 h" <<< "$msg" ||
+	fail "--full on the exact clock: $msg"
+echo "ok: refused: $msg"
+plan=$("$TOP/compare/run" --full --clock host --plan 2> /dev/null) || fail "--full --clock host --plan failed"
+est=$plan
+expect_eq "--full's runs" 3600 "$(sed -n 's/^runs //p' <<< "$plan")"
+if [ "$(field timeout-matrix)" -le "$(field estimate-matrix)" ] || [ "$(field timeout-matrix)" -le 28800 ]; then
+	fail "--full on the host clock: timeout $(field timeout-matrix) s for an estimate of $(field estimate-matrix) s"
+fi
+echo "ok: --full --clock host: $(sed -n 's/^estimate //p' <<< "$plan"), timeout $(field timeout-matrix) s"
