@@ -2,9 +2,10 @@
 # tests/lib.sh: helpers sourced by every test (tests/<group>/<NNN>-<name>.sh); see docs/design.md.
 #
 # The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko; the SCSI front
-# end, ramlld_scsi.ko, is beside it: RAMLLD_SCSI_KO), RESULTS (a
-# writable folder of this test's own) and TEST_NAME (group/name). A test exits 0 to pass, 77 to
-# skip, anything else to fail, and prints what it checked and the values it saw.
+# end, ramlld_scsi.ko, is beside it: RAMLLD_SCSI_KO), RESULTS (a writable folder of this test's
+# own), TEST_NAME (group/name), TEST_TIMEOUT (its timeout, s) and TEST_DEADLINE (the time, in
+# epoch seconds, at which the runner kills it). A test exits 0 to pass, 77 to skip, anything else
+# to fail, and prints what it checked and the values it saw.
 # shellcheck shell=bash
 
 set -euo pipefail
@@ -14,7 +15,9 @@ set -euo pipefail
 : "${RAMLLD_SCSI_KO:=$(dirname "$RAMLLD_KO")/ramlld_scsi.ko}"
 : "${RESULTS:=${TMPDIR:-/tmp}}"
 : "${TEST_NAME:=$(basename "$0" .sh)}"
-export TOP RAMLLD_KO RAMLLD_SCSI_KO RESULTS TEST_NAME
+: "${TEST_TIMEOUT:=120}"
+: "${TEST_DEADLINE:=$((EPOCHSECONDS + TEST_TIMEOUT))}"
+export TOP RAMLLD_KO RAMLLD_SCSI_KO RESULTS TEST_NAME TEST_TIMEOUT TEST_DEADLINE
 
 # fail MSG: end the test as failed.
 fail() {
@@ -75,21 +78,31 @@ need_modules() {
 	done
 }
 
-# On a failed or skipped test, unload ramlld so that the failure is reported once and the next
-# test starts clean; a test that passes must have unloaded it itself (the runner checks).
+# On a failed or skipped test, stop the test's own background jobs (a fio still holding a disk),
+# then unload ramlld, so that the failure is reported once and the next test starts clean; a test
+# that passes must have unloaded it itself (the runner checks).
 _ramlld_on_exit() {
-	local rc=$?
+	local rc=$? jobs i
 	if [ "$rc" -ne 0 ] && [ -d /sys/module/ramlld ]; then
+		jobs=$(jobs -p)
+		if [ -n "$jobs" ]; then
+			# shellcheck disable=SC2086 # one PID a word
+			kill -KILL $jobs 2> /dev/null || true
+			# shellcheck disable=SC2086
+			wait $jobs 2> /dev/null || true
+		fi
 		# configfs devices hold the module: remove them first
 		local d
 		for d in /sys/kernel/config/ramlld/*/; do
 			rmdir "$d" 2> /dev/null || true
 		done
-		[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi 2> /dev/null || true
-		if ! rmmod ramlld 2> /dev/null; then
-			sleep 1
-			rmmod ramlld 2> /dev/null || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
-		fi
+		# a disk closed by a process that just ended may still be held for a moment
+		for ((i = 0; i < 50; i++)); do
+			[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi 2> /dev/null || true
+			rmmod ramlld 2> /dev/null && break
+			nap
+		done
+		[ ! -d /sys/module/ramlld ] || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
 	fi
 	return "$rc"
 }
@@ -138,52 +151,94 @@ ramlld_load() {
 	[ -z "$scsi" ] || ramlld_scsi_load
 }
 
-# ramlld_unload: rmmod ramlld_scsi and ramlld if loaded (retrying while devices are still busy).
+# ramlld_unload: rmmod ramlld_scsi and ramlld if loaded (retrying while a disk is still closing).
 ramlld_unload() {
-	local i
 	if [ -d /sys/module/ramlld_scsi ]; then
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			rmmod ramlld_scsi 2> /dev/null && { echo "unloaded: ramlld_scsi"; break; }
-			sleep 0.5
-		done
-		[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi || fail "rmmod ramlld_scsi failed"
+		wait_for "rmmod ramlld_scsi to succeed" rmmod_quiet ramlld_scsi
+		echo "unloaded: ramlld_scsi"
 	fi
 	[ -d /sys/module/ramlld ] || return 0
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		rmmod ramlld 2> /dev/null && { echo "unloaded: ramlld"; return 0; }
-		sleep 0.5
-	done
-	rmmod ramlld || fail "rmmod ramlld failed"
+	wait_for "rmmod ramlld to succeed" rmmod_quiet ramlld
+	echo "unloaded: ramlld"
 }
 
-# wait_for_path P [SECONDS]: wait until path P exists (default 10 s); fail after that.
-wait_for_path() {
-	local p=$1 t=${2:-10} i
-	for ((i = 0; i < t * 10; i++)); do
-		[ -e "$p" ] && return 0
+# rmmod_quiet MOD: rmmod MOD (done when it is not loaded); its error goes to wait_seen.
+rmmod_quiet() {
+	[ -d "/sys/module/$1" ] || return 0
+	wait_seen=$(rmmod "$1" 2>&1) && return 0
+	wait_seen="$wait_seen; refcnt $(cat "/sys/module/$1/refcnt" 2> /dev/null)"
+	return 1
+}
+
+# wait_seconds: how long a wait may last: until the runner's deadline for the test
+# (TEST_DEADLINE) less a tenth of its timeout (10 s at least) left for the test to fail and clean
+# up; 5 s at least. Never a fixed figure: a TCG guest on a loaded host is many times slower.
+wait_seconds() {
+	local margin=$((TEST_TIMEOUT / 10)) left
+	[ "$margin" -ge 10 ] || margin=10
+	left=$((TEST_DEADLINE - EPOCHSECONDS - margin))
+	[ "$left" -ge 5 ] || left=5
+	echo "$left"
+}
+
+# nap: a tenth of a second with a bash built-in (read on a pipe that gets no data): in a TCG
+# guest starting sleep costs more than the nap itself.
+nap() {
+	if [ -z "${_nap_fd:-}" ]; then
+		exec {_nap_fd}<> <(:) || _nap_fd=none
+	fi
+	if [ "$_nap_fd" = none ]; then
 		sleep 0.1
-	done
-	fail "$p did not appear within $t s"
+	else
+		read -r -t 0.1 -u "$_nap_fd" || true
+	fi
 }
 
-# ramlld_sd_disks: the sd disks (sda ...) whose SCSI vendor is RAMLLD, one a line. Loads sd_mod
-# and waits up to 5 s for the first one to appear.
+# wait_for WHAT CMD...: run CMD every 0.1 s until it succeeds; fail saying WHAT did not happen
+# once wait_seconds have passed. WHAT names the awaited event ("fio to open /dev/ramlldmq0").
+# CMD may set wait_seen to what it last saw (printed on failure), or end the test itself (fail)
+# when waiting has become pointless.
+wait_for() {
+	local what=$1 limit end
+	shift
+	limit=$(wait_seconds)
+	end=$((SECONDS + limit))
+	wait_seen=
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] ||
+			fail "waited $limit s (test timeout $TEST_TIMEOUT s) for $what: it did not happen${wait_seen:+ (last seen: $wait_seen)}"
+		nap
+	done
+}
+
+# wait_for_path P: wait until path P exists.
+wait_for_path() {
+	wait_for "$1 to appear" test -e "$1"
+}
+
+# ramlld_sd_disks: the sd disks (sda ...) whose SCSI vendor is RAMLLD, one a line, once there is
+# one (sd probes asynchronously). Loads sd_mod; prints nothing when ramlld is not loaded.
 ramlld_sd_disks() {
 	need_modules sd_mod
-	local i d found
-	for ((i = 0; i < 50; i++)); do
-		found=
-		for d in /sys/block/sd*; do
-			[ -e "$d/device/vendor" ] || continue
-			if [ "$(tr -d ' ' < "$d/device/vendor")" = RAMLLD ]; then
-				echo "${d##*/}"
-				found=1
-			fi
-		done
-		[ -z "$found" ] || return 0
-		[ -d /sys/module/ramlld ] || return 0
-		sleep 0.1
+	[ -d /sys/module/ramlld ] || return 0
+	wait_for "an sd disk with SCSI vendor RAMLLD to appear" _ramlld_sd_any
+	_ramlld_sd_list
+}
+
+_ramlld_sd_any() {
+	_ramlld_sd_list > /dev/null
+}
+
+_ramlld_sd_list() {
+	local d found=1
+	for d in /sys/block/sd*; do
+		[ -e "$d/device/vendor" ] || continue
+		if [ "$(tr -d ' ' < "$d/device/vendor")" = RAMLLD ]; then
+			echo "${d##*/}"
+			found=0
+		fi
 	done
+	return $found
 }
 
 # kernel_log_mark: write a marker into the kernel log; kernel_log_since_mark prints what the

@@ -14,20 +14,22 @@ for dev in /dev/ramlld0 /dev/ramlldmq0; do
 	echo "ok: rmmod refused while $dev open: $(cat /tmp/err)"
 done
 fio --name=busy --filename=/dev/ramlldmq0 --direct=1 --ioengine=libaio --iodepth=4 \
-	--rw=randrw --bs=4k --size=16M --time_based --runtime=120 --output-format=json --output=/tmp/fio.json &
+	--rw=randrw --bs=4k --size=16M --time_based --runtime="$TEST_TIMEOUT" --output-format=json --output=/tmp/fio.json &
 pid=$!
 # rmmod is only refused once fio holds the disk open
-for i in $(seq 100); do
-	[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ] && break
-	sleep 0.1
-done
-[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ] || fail "fio did not open the disk within 10 s"
+fio_opened() {
+	kill -0 $pid 2> /dev/null || fail "fio ended before it opened the disk: $(tail -n 5 /tmp/fio.json)"
+	wait_seen="ramlld refcnt $(cat /sys/module/ramlld/refcnt)"
+	[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ]
+}
+wait_for "fio to open /dev/ramlldmq0 (/sys/module/ramlld/refcnt above 0)" fio_opened
+echo "ok: fio holds the disk (ramlld refcnt $(cat /sys/module/ramlld/refcnt) after $SECONDS s)"
 refused=0
 for i in 1 2 3; do
-	# fio runs until killed below (120 s at most): each attempt is made under I/O
+	# fio runs until killed below (it would outlive the test): each attempt is made under I/O
 	kill -0 $pid 2> /dev/null || fail "fio ended before rmmod attempt $i"
 	rmmod ramlld 2>/dev/null || refused=$((refused + 1))
-	sleep 0.3
+	nap
 done
 kill -TERM $pid  # background jobs of a script ignore SIGINT
 wait $pid || true

@@ -53,12 +53,11 @@ host=$(cat "$CFS/a/scsi_host")
 [ "$host" -ge 0 ] || fail "a has no SCSI host"
 expect_eq "b/scsi_host (mode=mq)" -1 "$(cat "$CFS/b/scsi_host")"
 sd=
-for ((i = 0; i < 100; i++)); do
+host_sd() {
 	sd=$(ls /sys/class/scsi_host/host"$host"/device/target"$host":0:0/"$host":0:0:0/block 2> /dev/null || true)
-	[ -n "$sd" ] && [ -b "/dev/$sd" ] && break
-	sleep 0.1
-done
-[ -b "/dev/${sd:-none}" ] || fail "no sd disk on host$host"
+	[ -n "$sd" ] && [ -b "/dev/$sd" ]
+}
+wait_for "an sd disk with its /dev node on host$host" host_sd
 [ ! -e "/sys/block/ramlldmq$ia" ] || fail "a (bio,scsi) has an mq disk"
 [ ! -e "/sys/block/ramlld$ib" ] || fail "b (mq) has a bio disk"
 expect_eq "ramlld$ia logical block size" 512 "$(cat "/sys/block/ramlld$ia/queue/logical_block_size")"
@@ -90,17 +89,28 @@ done
 expect_eq "a/power while open" 1 "$(cat "$CFS/a/power")"
 
 # remove a while b is under verifying I/O
+# fio runs until stopped below (it would outlive the test): a is removed under its I/O
+b_before=$(awk '{ print $5 }' "/sys/block/ramlldmq$ib/stat")
 fio --name=b --filename="/dev/ramlldmq$ib" --direct=1 --ioengine=libaio --iodepth=8 --rw=randwrite \
-	--bs=4k --size=100% --time_based --runtime=8 --verify=crc32c --verify_fatal=1 \
+	--bs=4k --size=100% --time_based --runtime="$TEST_TIMEOUT" --verify=crc32c --verify_fatal=1 \
 	--verify_backlog=64 --output=/tmp/cfs-fio.$$ &
 pid=$!
-sleep 2
+b_writes() {
+	kill -0 "$pid" 2> /dev/null || { cat /tmp/cfs-fio.$$; fail "fio on ramlldmq$ib ended early"; }
+	[ "$(awk '{ print $5 }' "/sys/block/ramlldmq$ib/stat")" -gt "$b_before" ]
+}
+wait_for "fio's writes to complete on ramlldmq$ib (/sys/block/ramlldmq$ib/stat writes above $b_before)" b_writes
 set_attr a power 0
 [ ! -e "/sys/block/ramlld$ia" ] || fail "ramlld$ia still there after power=0"
 [ ! -e "/sys/class/scsi_host/host$host" ] || fail "host$host still there after power=0"
 rmdir "$CFS/a"
 echo "ok: a removed while ramlldmq$ib was under I/O"
-wait "$pid" || { cat /tmp/cfs-fio.$$; fail "fio on ramlldmq$ib failed while a was removed"; }
+kill -0 "$pid" 2> /dev/null || { cat /tmp/cfs-fio.$$; fail "fio on ramlldmq$ib failed while a was removed"; }
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+# fio stopped by SIGTERM exits 128 after its report
+{ [ "$rc" -eq 0 ] || [ "$rc" -eq 128 ]; } || { cat /tmp/cfs-fio.$$; fail "fio on ramlldmq$ib exited $rc"; }
 grep -q "err= 0" /tmp/cfs-fio.$$ || { cat /tmp/cfs-fio.$$; fail "fio on ramlldmq$ib reported errors"; }
 rm -f /tmp/cfs-fio.$$
 echo "ok: ramlldmq$ib verified through the removal"

@@ -140,16 +140,28 @@ def delete(name="ramlld"):
     return 0 if r == 0 else ctypes.get_errno()
 
 
+def wait_deadline():
+    """When a wait gives up (time.time()): the runner's deadline for the test (TEST_DEADLINE, from
+    tests/run) less a tenth of its timeout (10 s at least), 5 s from now at least. Never a fixed
+    figure: a TCG guest on a loaded host is many times slower."""
+    timeout = int(os.environ.get("TEST_TIMEOUT", "120"))
+    end = int(os.environ.get("TEST_DEADLINE", time.time() + timeout)) - max(timeout // 10, 10)
+    return max(end, time.time() + 5)
+
+
 def unload(name="ramlld"):
     """rmmod name; for ramlld, the SCSI front end (which holds it) first."""
     if name == "ramlld" and os.path.exists("/sys/module/ramlld_scsi"):
         unload("ramlld_scsi")
-    for _ in range(50):
+    end = wait_deadline()
+    while True:
         e = delete(name)
         if e in (0, errno.ENOENT):
             return
-        time.sleep(0.2)
-    raise Fail(f"rmmod {name} failed: {errno.errorcode.get(e, e)}")
+        if time.time() > end:
+            break
+        time.sleep(0.1)
+    raise Fail(f"rmmod {name} did not succeed before the test's deadline: {errno.errorcode.get(e, e)}")
 
 
 def leftovers(mod="ramlld"):
@@ -254,7 +266,8 @@ def sweep_load(ko, params, kind, budget, unload_too):
     tried = 0
     end = time.monotonic() + budget
     for n in spread(m):
-        if time.monotonic() > end:
+        # the budget bounds the sweep, never fails it: a slow host tries fewer sites, never below 5
+        if time.monotonic() > end and tried >= 5:
             break
         tried += 1
         if unload_too:
@@ -297,8 +310,6 @@ def sweep_load(ko, params, kind, budget, unload_too):
             raise Fail(f"fault {n} of {m} ({what} -> {name(e) if e else 'ok'}): left behind: {left_over}")
     print(f"{kind}: tried {tried} of {m} fault sites of {what} ({', '.join(f'{k} {v}' for k, v in sorted(stats.items()))});"
           " nothing left registered after any of them")
-    if tried < min(m, 5):
-        raise Fail(f"only {tried} fault sites tried in {budget} s")
     reset()
     e = finit(ko, params)
     if e:
@@ -547,7 +558,8 @@ def random_io(path, percent, count):
 
 def wait_sd(n):
     """The RAMLLD sd disks, once n of them have their /dev node (sd probes asynchronously)."""
-    for _ in range(200):
+    end = wait_deadline()
+    while True:
         disks = []
         for v in sorted(glob.glob("/sys/block/sd*/device/vendor")):
             if open(v).read().strip() == "RAMLLD":
@@ -555,8 +567,10 @@ def wait_sd(n):
         if len(disks) >= n and all(os.path.exists("/dev/" + d) for d in disks):
             # target-major order: sd's names follow the scan order
             return sorted(disks, key=lambda d: os.path.realpath(f"/sys/block/{d}/device"))
+        if time.time() > end:
+            raise Fail(f"waited until the test's deadline for {n} RAMLLD sd disks with /dev nodes: "
+                       f"{len(disks)} appeared ({' '.join(disks) or 'none'})")
         time.sleep(0.05)
-    raise Fail(f"{n} RAMLLD sd disks did not appear within 10 s")
 
 
 def cycles(ko, n):

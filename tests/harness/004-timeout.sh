@@ -14,5 +14,7 @@ cat "$RESULTS/stdout" "$RESULTS/stderr"
 expect_eq "exit status" 124 "$rc"
 grep -q 'guest timed out after 10 s' "$RESULTS/stderr" || fail "the timeout was not reported"
 echo "ok: timeout reported"
-{ [ "$secs" -ge 10 ] && [ "$secs" -lt 40 ]; } || fail "the run took $secs s, expected 10 to 40"
-echo "ok: the run took $secs s"
+# Never sooner than the timeout; how much later depends on the host's load (the set-up before
+# the guest starts), and a guest not killed would run past this test's own timeout.
+[ "$secs" -ge 10 ] || fail "the run took $secs s, less than its --timeout of 10 s"
+echo "ok: the run took $secs s (host clock), at least its --timeout"

@@ -25,19 +25,21 @@ ios() {
 	awk '{ print $1 }' "/sys/block/$1/stat"
 }
 
-# flowing WHAT: every disk completes I/O within 10 s (two stat samples apart)
+# flowing WHAT: every disk completes more reads (two stat samples apart), while fio runs
 flowing() {
-	local d i before
+	local d
 	for d in "${disks[@]}"; do
-		before=$(ios "$d")
-		for ((i = 0; i < 100; i++)); do
-			[ "$(ios "$d")" -gt "$before" ] && break
-			kill -0 "$pid" 2> /dev/null || fail "$1: fio ended: $(tail -n 5 "$RESULTS/fio.json")"
-			sleep 0.1
-		done
-		[ "$(ios "$d")" -gt "$before" ] || fail "$1: no I/O completed on $d within 10 s"
+		ios_before=$(ios "$d")
+		wait_for "$1: a read to complete on $d (/sys/block/$d/stat reads above $ios_before)" more_ios "$1" "$d"
 	done
 	echo "ok: $1: I/O flowing on ${disks[*]}"
+}
+
+# more_ios WHAT DISK: DISK completed reads since ios_before; fails the test once fio has ended
+more_ios() {
+	kill -0 "$pid" 2> /dev/null || fail "$1: fio ended: $(tail -n 5 "$RESULTS/fio.json")"
+	wait_seen="$(ios "$2") reads"
+	[ "$(ios "$2")" -gt "$ios_before" ]
 }
 
 # One fio: per disk, its first 8 MiB written with a checksummed pattern (polled), then (a
@@ -48,15 +50,15 @@ for d in "${disks[@]}"; do
 	echo none > "/sys/block/$d/queue/scheduler"
 	poll_fio_args=(--filename="/dev/$d" --direct=1 --bs=4k --ioengine=io_uring --hipri=1 --iodepth=16)
 	fill+=(--name="fill-$d" --rw=write --size=8M --verify=crc32c --do_verify=0 "${poll_fio_args[@]}")
-	jobs+=(--name="r-$d" --rw=randread --size=8M --time_based --runtime=120 "${poll_fio_args[@]}"
+	jobs+=(--name="r-$d" --rw=randread --size=8M --time_based --runtime="$TEST_TIMEOUT" "${poll_fio_args[@]}"
 		--name="w-$d" --rw=randwrite --offset=8M --size=8M --verify=crc32c --verify_backlog=64
-		--verify_fatal=1 --time_based --runtime=120 "${poll_fio_args[@]}")
+		--verify_fatal=1 --time_based --runtime="$TEST_TIMEOUT" "${poll_fio_args[@]}")
 done
 # the poll functions' ended requests, counted while I/O first flows (kprobes, where the kernel has them)
 probe_add polled_mq ramlld_mq_poll returned || true
 [ ${#disks[@]} -lt 2 ] || probe_add polled_sd ramlld_scsi_mq_poll returned || true
 # fio on the first CPU only (polling spins): the rmmod attempts get a CPU of their own where
-# there is one. The load runs until killed below (120 s at most): every rmmod attempt is made under I/O
+# there is one. The load runs until killed below (it would outlive the test): every rmmod attempt is made under I/O
 fio --cpus_allowed=0 --output-format=json --output="$RESULTS/fio.json" "${fill[@]}" "${jobs[0]}" --stonewall \
 	"${jobs[@]:1}" &
 pid=$!

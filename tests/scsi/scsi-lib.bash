@@ -15,6 +15,27 @@ scsi_load() {
 	scsi_find_disks "$n"
 }
 
+# _scsi_disks N: SD, SG and HCTL of the RAMLLD LUNs that have their nodes; true once N have.
+_scsi_disks() {
+	local h blk sgn v
+	SD=() SG=() HCTL=()
+	# H:C:T:L names in numeric order (the glob sorts them as text: 0:0:0:10 before 0:0:0:2)
+	for h in $(printf '%s\n' /sys/class/scsi_device/*:* | sed 's|.*/||' |
+		sort -t: -k1,1n -k2,2n -k3,3n -k4,4n); do
+		v=$(tr -d ' ' < "/sys/class/scsi_device/$h/device/vendor" 2> /dev/null || true)
+		[ "$v" = RAMLLD ] || continue
+		blk=$(first_entry "/sys/class/scsi_device/$h/device/block")
+		sgn=$(first_entry "/sys/class/scsi_device/$h/device/scsi_generic")
+		if [ -z "$blk" ] || [ -z "$sgn" ] || [ ! -b "/dev/$blk" ] || [ ! -c "/dev/$sgn" ]; then
+			continue
+		fi
+		SD+=("$blk") SG+=("$sgn") HCTL+=("$h")
+	done
+	# shellcheck disable=SC2034 # wait_for prints it
+	wait_seen="${#SD[@]} of them: ${SD[*]:-none}"
+	[ "${#SD[@]}" -ge "$1" ]
+}
+
 # first_entry DIR: the name of DIR's first entry, empty when it has none or is not there.
 first_entry() {
 	local e
@@ -24,27 +45,11 @@ first_entry() {
 	done
 }
 
-# scsi_find_disks N: fill SD and SG with the N RAMLLD LUNs, waiting up to 10 s for sd.
+# scsi_find_disks N: fill SD and SG with the N RAMLLD LUNs, once sd and sg have their nodes.
 scsi_find_disks() {
-	local want=$1 i h blk sgn v
-	for ((i = 0; i < 100; i++)); do
-		SD=() SG=() HCTL=()
-		# H:C:T:L names in numeric order (the glob sorts them as text: 0:0:0:10 before 0:0:0:2)
-		for h in $(printf '%s\n' /sys/class/scsi_device/*:* | sed 's|.*/||' |
-			sort -t: -k1,1n -k2,2n -k3,3n -k4,4n); do
-			v=$(tr -d ' ' < "/sys/class/scsi_device/$h/device/vendor" 2> /dev/null || true)
-			[ "$v" = RAMLLD ] || continue
-			blk=$(first_entry "/sys/class/scsi_device/$h/device/block")
-			sgn=$(first_entry "/sys/class/scsi_device/$h/device/scsi_generic")
-			if [ -z "$blk" ] || [ -z "$sgn" ] || [ ! -b "/dev/$blk" ] || [ ! -c "/dev/$sgn" ]; then
-				continue
-			fi
-			SD+=("$blk") SG+=("$sgn") HCTL+=("$h")
-		done
-		[ "${#SD[@]}" -lt "$want" ] || break
-		sleep 0.1
-	done
-	[ "${#SD[@]}" -eq "$want" ] || fail "expected $want RAMLLD disks with sd and sg nodes, found ${#SD[@]}: ${SD[*]:-none}"
+	wait_for "$1 RAMLLD disks with sd and sg nodes" _scsi_disks "$1"
+	[ "${#SD[@]}" -eq "$1" ] || fail "expected $1 RAMLLD disks with sd and sg nodes, found ${#SD[@]}: ${SD[*]}"
+	local want=$1
 	echo "disks: ${#SD[@]} (${SD[0]}/${SG[0]} at ${HCTL[0]} .. ${SD[$((want - 1))]}/${SG[$((want - 1))]} at ${HCTL[$((want - 1))]})"
 }
 

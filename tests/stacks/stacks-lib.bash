@@ -6,6 +6,9 @@
 STACK=$TOP/tools/stack
 STACK_STATE=/run/ramlld-stack
 out=
+# tools/stack's waits (a session, a disk) last as long as the test may, not its default 30 s
+RAMLLD_STACK_WAIT=${RAMLLD_STACK_WAIT:-$(wait_seconds)}
+export RAMLLD_STACK_WAIT
 
 # stack_need STACK: skip unless tools/stack says STACK is available on this kernel.
 stack_need() {

@@ -30,19 +30,20 @@ stand_in_disks() {
 	RAM=ram0
 	NULLB=nullb0
 	SD=
-	local i d
-	for ((i = 0; i < 50; i++)); do
-		for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-			[ -e "$d" ] && SD=${d##*/}
-		done
-		[ -n "$SD" ] && break
-		sleep 0.1
-	done
-	[ -n "$SD" ] || fail "scsi_debug disk did not appear"
+	wait_for "scsi_debug's disk to appear" _scsi_debug_disk
 	wait_for_path "/dev/$RAM"
 	wait_for_path "/dev/$NULLB"
 	wait_for_path "/dev/$SD"
 	echo "stand-ins: $RAM (brd, bio) $NULLB (null_blk, blk-mq) $SD (scsi_debug)"
+}
+
+# _scsi_debug_disk: set SD to scsi_debug's disk; true once it has one.
+_scsi_debug_disk() {
+	local d
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+		[ -e "$d" ] && SD=${d##*/}
+	done
+	[ -n "$SD" ]
 }
 
 # ramlld_disks: when drivers/ramlld.ko is built, load it (mode=bio,scsi) and set RAMLLD_DISKS
@@ -64,11 +65,20 @@ ramlld_disks() {
 # unload_all: unload what stand_in_disks and ramlld_disks loaded (each test calls it at its end;
 # it is also the EXIT trap, for a test that fails half-way).
 unload_all() {
-	local m
-	[ ! -d /sys/module/ramlld ] || ramlld_unload || true
+	local rc=$? m
+	if [ "$rc" -ne 0 ]; then
+		# a failed test: no waiting, what stays loaded the runner reports and unloads
+		(exit "$rc") || _ramlld_on_exit || true
+		for m in scsi_debug null_blk brd; do
+			[ ! -d /sys/module/$m ] || rmmod $m || echo "warning: rmmod $m failed" >&2
+		done
+		rm -rf "$QUEUE_TUNE_STATE_DIR"
+		return "$rc"
+	fi
+	[ ! -d /sys/module/ramlld ] || ramlld_unload
 	for m in scsi_debug null_blk brd; do
 		[ -d /sys/module/$m ] || continue
-		rmmod $m 2> /dev/null || { sleep 1; rmmod $m || echo "warning: rmmod $m failed" >&2; }
+		wait_for "rmmod $m to succeed" rmmod_quiet $m
 	done
 	rm -rf "$QUEUE_TUNE_STATE_DIR"
 	return 0
