@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; summary line and exit status
+# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; ramlld left loaded with a process holding its disk, and a configfs item left, fail the test that left them, listed, and are undone: the next test loads ramlld and passes; summary line and exit status
 # where: host
 # requires: qemu-system-x86_64 make cc
 # timeout: 400
@@ -37,6 +37,11 @@ t g/003-leftover.sh guest 'modprobe brd rd_size=1024 rd_nr=1'
 t g/004-panic.sh guest 'echo c > /proc/sysrq-trigger; sleep 30'
 t g/005-after-panic.sh guest '[ ! -d /sys/module/brd ] && echo "ok: fresh guest"'
 t g/006-dev-file.sh guest 'echo stray > /dev/ramlld-stray'
+# leaks: ramlld loaded with its disk held open by a process, a configfs item (which holds
+# ramlld too); the test after them loads ramlld itself
+t g/007-leak-held.sh guest 'ramlld_load mode=bio capacity_mb=4; sleep 1000 < /dev/ramlld0 & echo "ok: /dev/ramlld0 held by $!"'
+t g/008-leak-configfs.sh guest 'ramlld_load mode=bio capacity_mb=4; mkdir /sys/kernel/config/ramlld/leak'
+t g/009-after-leak.sh guest 'ramlld_load mode=bio capacity_mb=4; [ -b /dev/ramlld0 ] || fail "no /dev/ramlld0"; ramlld_unload'
 
 rc=0
 RAMLLD_TESTS_DIR=$suite "$TOP/tests/run" > "$RESULTS/out" 2>&1 <&- || rc=$?
@@ -62,4 +67,14 @@ check '^FAIL g/004-panic ' "a guest panic fails the test it ran"
 check '^PASS g/005-after-panic ' "the tests after a panic run in a fresh guest"
 check '^FAIL g/006-dev-file ' "a regular file left in /dev fails the test"
 check 'left regular file\(s\) in /dev.*/dev/ramlld-stray' "the file is named"
-check '^3 passed, 6 failed, 2 skipped$' "the summary line"
+check '^FAIL g/007-leak-held ' "a test that leaves ramlld loaded, its disk held open, fails"
+check 'g/007-leak-held: left module\(s\) loaded: ramlld; left behind: 1 item' "the leak is reported against it"
+check '^ +process [0-9]+ \(sleep 1000\)$' "the process holding the disk is listed"
+check '^FAIL g/008-leak-configfs ' "a test that leaves a configfs item fails"
+check '^ +configfs /sys/kernel/config/ramlld/leak$' "the configfs item is listed"
+check '^ +rmdir /sys/kernel/config/ramlld/leak$' "the configfs item is removed"
+[ "$(grep -cE '^ +---- undone: the guest is as before g/00[78]' "$RESULTS/out")" -eq 2 ] ||
+	fail "the guest was not made clean after g/007 and g/008"
+echo "ok: the guest was made clean after each"
+check '^PASS g/009-after-leak ' "the test after them loads ramlld itself and passes"
+check '^4 passed, 8 failed, 2 skipped$' "the summary line"
