@@ -202,7 +202,8 @@ def markdown(res, title="Per-core ledger"):
              f"of I/O per row (perf={m.get('perf', '?')}); command: "
              f"`{m.get('command', 'compare/run --ledger')}`.")
     L.append("")
-    L.append("Workload: compare/workloads/percore.fio's [global] (4k random reads, one job, depth "
+    rw = "writes" if m.get("rw") == "randwrite" else "reads"
+    L.append(f"Workload: compare/workloads/percore.fio's [global] (4k random {rw}, one job, depth "
              "32 submitted and reaped 8 at a time), queue settings of profile one-core-peak "
              "(scheduler none, iostats 0, nomerges 2). ramlld's base: `mode=all nr_hw_queues=1 "
              "submit_queues=1 poll_queues=1 can_queue=64 queue_rqs=1 complete_batch=1 irqmode=0`; "

@@ -80,3 +80,12 @@ check_refused "does not go with --bench" "$TOP/compare/run" --ledger --bench mq 
 check_refused "'--repeats' does not apply" "$TOP/compare/run" --ledger --repeats 3 --out "$dir/x"
 check_refused "has no ledger.tsv" python3 "$TOP/compare/ledger.py" "$dir/perf"
 check_refused "bad value '0'" "$TOP/compare/ledger-guest" --out "$dir/x" --runtime 0
+check_refused "--ledger-rw: bad value 'write'" "$TOP/compare/run" --ledger --ledger-rw write --out "$dir/x"
+check_refused "--ledger-rw RW goes with --ledger" "$TOP/compare/run" --ledger-rw randwrite --out "$dir/x"
+check_refused "--rw: bad value 'rw'" "$TOP/compare/ledger-guest" --out "$dir/x" --rw rw
+[ ! -e "$dir/x" ] || fail "a refused run left $dir/x behind"
+echo "ok: nothing left behind by the refusals"
+printf 'rw=randwrite\n' >> "$dir/meta.env"
+python3 "$TOP/compare/ledger.py" "$dir" > /dev/null || fail "ledger.py failed on a randwrite ledger"
+grep -qF "(4k random writes," "$dir/ledger.md" || fail "ledger.md of a randwrite ledger does not say writes"
+echo "ok: a randwrite ledger says writes"
