@@ -235,6 +235,28 @@ static inline void ramlld_compat_fault_attr_exit(struct ramlld_fault_attr *fa)
 #endif
 
 /*
+ * A page of a bio_vec mapped for one copy: page_address() where every page
+ * is in the direct map (no CONFIG_HIGHMEM: every 64-bit kernel), so the copy
+ * pays no mapping (nor, before 5.11, kmap_atomic()'s preemption and page
+ * fault switches); kmap_local_page() where the page may be highmem.
+ */
+static inline void *ramlld_kmap(struct page *page)
+{
+#ifdef CONFIG_HIGHMEM
+	return kmap_local_page(page);
+#else
+	return page_address(page);
+#endif
+}
+
+static inline void ramlld_kunmap(void *addr)
+{
+#ifdef CONFIG_HIGHMEM
+	kunmap_local(addr);
+#endif
+}
+
+/*
  * nth_page() is gone after 6.12 (a macro in 6.12's headers, absent from 7.2's):
  * the pages of a bio_vec are then contiguous in the memory map, so that the
  * n-th page is page + n. Feature test: it was a macro.
