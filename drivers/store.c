@@ -337,6 +337,9 @@ int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 	unsigned int done = 0;
 	int ret;
 
+	/* the whole range first: a miscompare before the end must not hide it */
+	if (unlikely(!ramlld_store_range_ok(store, pos, bv->bv_len)))
+		return -EINVAL;
 	while (done < bv->bv_len) {
 		unsigned int boff = bv->bv_offset + done;
 		struct page *bpage = nth_page(bv->bv_page, boff >> PAGE_SHIFT);
