@@ -15,27 +15,7 @@
 #include <string.h>
 
 #include "scsi_cdb.h"
-
-static int failures, checks;
-
-#define CHECK(cond) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "%s:%d: %s: FAILED: %s\n", __FILE__,	\
-			__LINE__, __func__, #cond);			\
-	}								\
-} while (0)
-
-#define CHECK_EQ(a, b) do {						\
-	unsigned long long _a = (a), _b = (b);				\
-	checks++;							\
-	if (_a != _b) {							\
-		failures++;						\
-		fprintf(stderr, "%s:%d: %s: FAILED: %s == %s: 0x%llx != 0x%llx\n", \
-			__FILE__, __LINE__, __func__, #a, #b, _a, _b);	\
-	}								\
-} while (0)
+#include "unit_check.h"
 
 static struct ramlld_cdb_dev dev;
 static struct ramlld_cdb_result res;
