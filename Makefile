@@ -4,7 +4,8 @@
 #   make                  build drivers/ramlld.ko and drivers/ramlld_scsi.ko (KDIR=... another tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
-#   make compare          the comparison (compare/README or docs/usage.md)
+#   make compare          the comparison (compare/README or docs/usage.md); HOST=1 YES=1: on this
+#                         machine's own kernel, as root (compare/run --bare-metal)
 #   make build-kernels    W=1 builds for the Debian kernels 5.10 6.1 6.12 7.x (docs/kernels.md)
 #   make check-kernels    those builds + the guest suite on each (SMOKE=1: a smoke test only);
 #                         KERNEL=K for make/check; make compare KERNELS="..." the ratios per kernel
@@ -84,10 +85,14 @@ check-unit:
 # quick level, then the knob table in a 2-vCPU guest; ARGS=--plan: its run count and estimated
 # time) or FULL=1 picks the level (not both); ARGS="..." passes anything else, e.g.
 # ARGS="--bench scsi".
+# HOST=1: on this machine's running kernel (compare/bare-metal --help: root, the module built for
+# it; it loads and unloads ramlld and the references itself); YES=1 (or RAMLLD_YES=1) means it,
+# else it prints what it would load and stops.
 # KERNEL=K: on that kernel; KERNELS="bullseye bookworm trixie sid": a small matrix on each and
 # the block-vs-SCSI ratios per kernel in one table (compare/run --kernels).
 compare:
-	@$(TOP)/compare/run $(if $(QUICK),--quick) $(if $(FULL),--full) $(if $(KERNEL),--kernel $(KERNEL)) \
+	@$(TOP)/compare/run $(if $(HOST),--bare-metal $(if $(YES),--yes)) \
+		$(if $(QUICK),--quick) $(if $(FULL),--full) $(if $(KERNEL),--kernel $(KERNEL)) \
 		$(if $(KERNELS),--kernels "$(KERNELS)") $(ARGS)
 
 help:

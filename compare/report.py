@@ -529,6 +529,7 @@ def build(root):
     import knobs  # noqa: F401 (as seeds: report.py --perf-parents needs neither)
     import seeds  # compare/seeds.py: the seed sections (here: report.py --perf-parents needs none)
     import ladder  # compare/ladder.py: the cost ladder (issue 19)
+    import metal  # compare/metal.py: a bare-metal run's clock facts and hardware counters
     return {"meta": meta, "notes": notes, "targets": targets, "target_meta": tmeta,
             "profiles": profiles, "exact": exact, "clock": clock_text(meta),
             "cells": cells, "breakdown": bd, "midlayer": midlayer,
@@ -538,7 +539,8 @@ def build(root):
             # compare/knobs.py: the knob table's section (issue 17), when guest-run measured it;
             # when it was told not to, why not
             "knobs": (knobs.markdown(os.path.join(root, "knobs"), guest=meta.get("knob_guest"))
-                      or knobs.not_measured(meta))}, idx
+                      or knobs.not_measured(meta)),
+            "metal": metal.markdown(root)}, idx
 
 
 def instr_per_function(bd, idx):
@@ -779,6 +781,7 @@ def report_md(res, idx, plots):
         L.append("## Notes (skipped targets, warnings)")
         L += [f"- **{n['kind']}** {n['target']}: {n['text']}" for n in res["notes"]]
         L.append("")
+    L += res.get("metal", [])
     L.append("## Targets")
     tm = res["target_meta"]
     L.append(table(["target", "group", "what", "queue settings (default profile, read back)"],
