@@ -81,7 +81,8 @@ lint:
 check-unit:
 	@$(TOP)/tests/run unit/
 
-# The comparison (compare/run --help; it builds the module itself). QUICK=1 (on TCG the exact
+# The comparison (compare/run --help): tools/deps first, as for check; compare/run builds the
+# module itself and stops at once when that fails. QUICK=1 (on TCG the exact
 # quick level, then the knob table in a 2-vCPU guest; ARGS=--plan: its run count and estimated
 # time) or FULL=1 picks the level (not both); ARGS="..." passes anything else, e.g.
 # ARGS="--bench scsi".
@@ -91,6 +92,7 @@ check-unit:
 # KERNEL=K: on that kernel; KERNELS="bullseye bookworm trixie sid": a small matrix on each and
 # the block-vs-SCSI ratios per kernel in one table (compare/run --kernels).
 compare:
+	@$(TOP)/tools/deps
 	@$(TOP)/compare/run $(if $(HOST),--bare-metal $(if $(YES),--yes)) \
 		$(if $(QUICK),--quick) $(if $(FULL),--full) $(if $(KERNEL),--kernel $(KERNEL)) \
 		$(if $(KERNELS),--kernels "$(KERNELS)") $(ARGS)

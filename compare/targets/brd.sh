@@ -7,6 +7,7 @@
 # levels: quick default full
 # load: brd
 # precondition: yes
+# needs: module brd
 # own-functions: brd_.*|copy_(to|from)_brd
 
 target_setup() {

@@ -7,6 +7,7 @@
 # levels: quick default full
 # load: stack-lio-iblock
 # precondition: no
+# needs: module target_core_iblock, module tcm_loop
 # own-functions: tcm_loop_.*|target_.*|__target_.*|transport_.*|sbc_.*|spc_.*|iblock_.*
 
 # shellcheck source=compare/targets/common/stack.sh

@@ -7,6 +7,7 @@
 # levels: default full
 # load: lio
 # precondition: yes
+# needs: module target_core_mod, module tcm_loop
 # own-functions: tcm_loop_.*|target_.*|transport_.*|sbc_.*|rd_.*
 
 LIO=/sys/kernel/config/target

@@ -7,6 +7,7 @@
 # levels: default full
 # load: nullb-bio
 # precondition: yes
+# needs: module null_blk, kernel<6.9 (null_blk's bio path is gone from 6.9, upstream 8b631f9cf0b8: queue_mode=0 runs blk-mq)
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb
 
 # shellcheck source=compare/targets/common/null_blk.sh

@@ -7,6 +7,7 @@
 # levels: default full
 # load: nullb-mq-nodata
 # precondition: no
+# needs: module null_blk
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb
 
 # shellcheck source=compare/targets/common/null_blk.sh

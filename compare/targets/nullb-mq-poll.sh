@@ -7,6 +7,7 @@
 # levels: -
 # load: nullb-mq-poll
 # precondition: yes
+# needs: module null_blk, param null_blk poll_queues
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb
 
 # shellcheck source=compare/targets/common/null_blk.sh

@@ -7,6 +7,7 @@
 # levels: quick default full
 # load: stack-nvme-loop
 # precondition: no
+# needs: module nvmet, module nvme-loop, command nvme
 # own-functions: nvme_.*|__nvme_.*|nvmet_.*|__nvmet_.*
 
 # shellcheck source=compare/targets/common/stack.sh

@@ -7,6 +7,7 @@
 # levels: default full
 # load: stack-nvme-rdma
 # precondition: no
+# needs: module nvmet, module nvmet-rdma, module nvme-rdma, module rdma_rxe, command nvme, command rdma
 # own-functions: nvme_.*|__nvme_.*|nvmet_.*|__nvmet_.*
 
 # shellcheck source=compare/targets/common/stack.sh

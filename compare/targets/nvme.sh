@@ -7,6 +7,7 @@
 # levels: default full
 # load: nvme
 # precondition: yes
+# needs: module nvme
 # own-functions: nvme_.*
 
 # target_vm_args DIR: the QEMU arguments (one a line) that give the guest one emulated NVMe

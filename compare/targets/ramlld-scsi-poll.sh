@@ -7,6 +7,7 @@
 # levels: -
 # load: ramlld-poll
 # precondition: yes
+# needs: kernel>=5.13 (the SCSI midlayer's ->mq_poll)
 # own-functions: ramlld_.*
 
 # shellcheck source=compare/targets/common/ramlld.sh

@@ -7,6 +7,7 @@
 # levels: quick default full
 # load: sdebug-norwlock
 # precondition: yes
+# needs: module scsi_debug, param scsi_debug no_rwlock
 # own-functions: scsi_debug_.*|sdebug_.*|sdeb_.*|schedule_resp|resp_.*|do_device_access|fill_from_dev_buffer|fetch_to_dev_buffer|check_device_access_params|lba2fake_store|devip2sip
 
 # shellcheck source=compare/targets/common/scsi_debug.sh

@@ -7,6 +7,7 @@
 # levels: quick default full
 # load: stack-srp
 # precondition: no
+# needs: module target_core_iblock, module rdma_rxe, module ib_srpt, module ib_srp, command rdma
 # own-functions: srp_.*|__srp_.*|srpt_.*|__srpt_.*|target_.*|__target_.*|transport_.*|sbc_.*|spc_.*|iblock_.*
 
 # shellcheck source=compare/targets/common/stack.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/targets/*.sh: each file declares its header and functions, guest-run and report.py list the targets from the files alone, a new file is a new target, a bogus file is refused naming it and what is wrong
+# what: compare/targets/*.sh: each file declares its header and functions, guest-run and report.py list the targets from the files alone, a new file is a new target, a bogus file is refused naming it and what is wrong; a target's "# needs:" (kernel version, modules, module parameters, commands) skips it with the reason on a kernel that lacks them, decided on the host from the kernel's version and module tree
 # where: host
 # timeout: 600
 # requires: python3
@@ -110,6 +110,8 @@ refused "unknown header key 'grup'" -e 's/^# group:/# grup:/'
 refused "bad order 'first'" -e 's/^# order: .*/# order: first/'
 refused "bad level 'quik'" -e 's/^# levels: .*/# levels: quik default/'
 refused "bad precondition 'maybe' (allowed: yes no)" -e 's/^# precondition: .*/# precondition: maybe/'
+refused "bad need 'kernel~6.9' in '# needs:'" -e 's/^# needs: .*/# needs: kernel~6.9/'
+refused "bad need 'module' in '# needs:'" -e 's/^# needs: .*/# needs: module brd, module/'
 refused "no function target_teardown" -e 's/^target_teardown()/teardown()/'
 refused "no function target_devices" -e '/^target_devices() {$/,/^}$/d'
 refused "sourcing it failed" -e 's/^target_devices() {$/target_devices() { (/'
@@ -120,3 +122,37 @@ echo "ok: refused: $msg"
 rm "$dir/t/Bad_Name.sh"
 "$gr" --list > /dev/null || fail "the copied targets folder is refused after the bogus files went"
 echo "ok: every target file declares what it must; bogus ones are refused with the reason"
+
+# 4. "# needs:": decided for a kernel named by its release and module tree (a fake one here)
+unset COMPARE_TARGETS_DIR
+fake_root() { # RELEASE MODULE...: a module tree holding these modules
+	local d=$dir/root-$1/lib/modules/$1 m
+	mkdir -p "$d"
+	for m in "${@:2}"; do echo "kernel/drivers/$m.ko:" >> "$d/modules.dep"; done
+	: > "$d/modules.builtin"
+}
+fake_root 6.12.0-fake null_blk brd
+fake_root 6.1.0-fake null_blk brd nvmet nvme-loop
+needs_plan() { # RELEASE: the plan of four targets for that kernel
+	"$gr" --out "$dir" --level quick --targets nullb-bio,nullb-mq,brd,nvme-loop --only qd32/randread-4k-qd32 \
+		--profiles default --kernel-release "$1" --modules-root "$dir/root-$1" --print-plan
+}
+plan=$(needs_plan 6.12.0-fake) || fail "guest-run --print-plan for 6.12.0-fake failed"
+expect_eq "skips on 6.12 without nvme-loop" "skip nullb-bio needs kernel < 6.9, this one is 6.12.0-fake; null_blk's bio path is gone from 6.9, upstream 8b631f9cf0b8: queue_mode=0 runs blk-mq
+skip nvme-loop needs module nvmet, which kernel 6.12.0-fake lacks" "$(grep '^skip ' <<< "$plan")"
+expect_eq "cells on 6.12 without nvme-loop" "cell nullb-mq default qd32 randread-4k-qd32 2x64
+cell brd default qd32 randread-4k-qd32 2x64" "$(grep '^cell ' <<< "$plan")"
+expect_eq "runs on 6.12 without nvme-loop" 4 "$(sed -n 's/^runs //p' <<< "$plan")"
+plan=$(needs_plan 6.1.0-fake) || fail "guest-run --print-plan for 6.1.0-fake failed"
+expect_eq "skips on 6.1 with nvme-loop" "" "$(grep '^skip ' <<< "$plan")"
+expect_eq "targets on 6.1 with nvme-loop" "nullb-bio nullb-mq brd nvme-loop" "$(sed -n 's/^cell \([^ ]*\) .*/\1/p' <<< "$plan" | paste -sd ' ')"
+# a plan without a kernel named decides nothing (it is not the guest's kernel)
+plan=$("$gr" --out "$dir" --level quick --targets nullb-bio --only qd32/randread-4k-qd32 --print-plan) ||
+	fail "guest-run --print-plan without a kernel failed"
+expect_eq "skips without a kernel named" "" "$(grep '^skip ' <<< "$plan")"
+# every target of a level declares the modules it loads (a module need), but ramlld's own
+while IFS=$'\t' read -r n _; do
+	case $n in ramlld-* | host) continue ;; esac
+	grep -q '^# needs: .*module ' "$TOP/compare/targets/$n.sh" || fail "$n.sh declares no module it needs"
+done < "$dir/list.tsv"
+echo "ok: every reference and stack declares the modules it needs"

@@ -81,7 +81,8 @@ grep -q "the plan is estimated at [0-9]* s (~[0-9.]* h with a host CPU to itself
 echo "ok: refused: $msg"
 plan=$("$TOP/compare/run" --full --clock host --plan 2> /dev/null) || fail "--full --clock host --plan failed"
 est=$plan
-expect_eq "--full's runs" 3600 "$(sed -n 's/^runs //p' <<< "$plan")"
+# 3,600 runs with every target (fewer where the kernel lacks one: its "# needs:")
+[ "$(sed -n 's/^runs //p' <<< "$plan")" -gt 3000 ] || fail "--full plans $(sed -n 's/^runs //p' <<< "$plan") runs"
 if [ "$(field timeout-matrix)" -le "$(field estimate-matrix)" ] || [ "$(field timeout-matrix)" -le 28800 ]; then
 	fail "--full on the host clock: timeout $(field timeout-matrix) s for an estimate of $(field estimate-matrix) s"
 fi
