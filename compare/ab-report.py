@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""compare/ab-report.py: the A/B report of compare/ab from its measured runs.
+
+DIR holds base/ and changed/ (one kernel each), each with run1/, run2/...: cells.tsv (target,
+workload, instr: instructions per I/O on the exact clock, status) and perf/<target>_<workload>.txt
+(perf report --sort symbol of that cell, in the runs that profiled). Writes DIR/ab.md and
+DIR/ab.csv (target, workload, base, changed, bound) and prints the per-path table.
+
+The bound of a cell is what two runs of the same kernel may differ by: the spread of base's runs
+plus the spread of changed's (the difference's own uncertainty), at least FLOOR of base (the
+exact clock's repeatability). A path whose difference exceeds its bound is "changed".
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+
+FLOOR = 0.0005  # 0.05 % of base: two exact runs of a cell agree within it (docs/clock.md)
+TOP_FUNCS = 8
+
+
+def die(msg, code=1):
+    print(f"compare/ab-report.py: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def read_runs(side_dir):
+    """[(run name, {(target, workload): instr})] of one kernel, in run order."""
+    runs = []
+    if not os.path.isdir(side_dir):
+        die(f"no folder {side_dir}")
+    names = sorted((n for n in os.listdir(side_dir) if re.fullmatch(r"run\d+", n)),
+                   key=lambda n: int(n[3:]))
+    for name in names:
+        path = os.path.join(side_dir, name, "cells.tsv")
+        if not os.path.isfile(path):
+            continue
+        cells = {}
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                if row.get("status", "ok") != "ok" or not row.get("instr"):
+                    continue
+                try:
+                    cells[(row["target"], row["workload"])] = float(row["instr"])
+                except ValueError:
+                    die(f"{path}: bad instr '{row['instr']}' for {row['target']}/{row['workload']}")
+        runs.append((name, cells))
+    if not runs:
+        die(f"no run with a cells.tsv in {side_dir}")
+    return runs
+
+
+PERF_LINE = re.compile(r"^\s*([0-9.]+)%\s+\[([k.])\]\s+(\S+)")
+SAMPLES = re.compile(r"^# Samples:\s*([0-9.]+)([KM]?)")
+
+
+def read_perf(path):
+    """(samples, {function: share of all samples}) of a perf report, or None."""
+    if not os.path.isfile(path):
+        return None
+    shares, samples = {}, 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = SAMPLES.match(line)
+            if m:
+                samples = float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[m.group(2)]
+                continue
+            m = PERF_LINE.match(line)
+            if m:
+                name = m.group(3) + (" [user]" if m.group(2) == "." else "")
+                shares[name] = shares.get(name, 0.0) + float(m.group(1)) / 100
+    return (samples, shares) if shares else None
+
+
+def perf_of(side_dir, key):
+    """The first run of a side whose perf report of this cell exists."""
+    fname = f"{key[0]}_{key[1]}".replace("/", "_") + ".txt"
+    for name in sorted(os.listdir(side_dir)):
+        p = read_perf(os.path.join(side_dir, name, "perf", fname))
+        if p:
+            return p
+    return None
+
+
+def func_diff(base, changed, b_instr, c_instr):
+    """[(function, base instr/IO, changed instr/IO, delta, +-)] sorted by |delta|."""
+    (bn, bs), (cn, cs) = base, changed
+    rows = []
+    for fn in set(bs) | set(cs):
+        b, c = bs.get(fn, 0.0) * b_instr, cs.get(fn, 0.0) * c_instr
+        # 2 sigma of the two sample counts (Poisson), in instructions per I/O
+        err = 2 * math.sqrt((bs.get(fn, 0.0) * b_instr ** 2 / bn if bn else 0) +
+                            (cs.get(fn, 0.0) * c_instr ** 2 / cn if cn else 0))
+        rows.append((fn, b, c, c - b, err))
+    rows.sort(key=lambda r: -abs(r[3]))
+    return rows
+
+
+def mean(v):
+    return sum(v) / len(v)
+
+
+def fmt(x):
+    return f"{x:,.0f}"
+
+
+def signed(x):
+    return f"{x:+,.0f}"
+
+
+def analyse(out):
+    base_runs = read_runs(os.path.join(out, "base"))
+    ch_runs = read_runs(os.path.join(out, "changed"))
+    keys = []
+    for _, cells in base_runs + ch_runs:
+        for k in cells:
+            if k not in keys:
+                keys.append(k)
+    result = []
+    for k in keys:
+        b = [c[k] for _, c in base_runs if k in c]
+        c = [c[k] for _, c in ch_runs if k in c]
+        if not b or not c:
+            result.append({"key": k, "missing": "base" if not b else "changed"})
+            continue
+        bm, cm = mean(b), mean(c)
+        bspread, cspread = max(b) - min(b), max(c) - min(c)
+        bound = max(bspread + cspread, FLOOR * bm)
+        delta = cm - bm
+        result.append({
+            "key": k, "base": bm, "changed": cm, "delta": delta, "pct": 100 * delta / bm,
+            "bspread": bspread, "cspread": cspread, "bruns": len(b), "cruns": len(c),
+            "bound": bound, "verdict": "changed" if abs(delta) > bound else "unchanged",
+        })
+    return result
+
+
+def meta(out, side):
+    m = {}
+    p = os.path.join(out, side, "kernel.env")
+    if os.path.isfile(p):
+        with open(p) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    m[k] = v
+    return m
+
+
+def write(out, result):
+    with open(os.path.join(out, "ab.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["target", "workload", "base", "changed", "bound"])
+        for r in result:
+            if "missing" in r:
+                continue
+            w.writerow([r["key"][0], r["key"][1], f"{r['base']:.1f}", f"{r['changed']:.1f}",
+                        f"{r['bound']:.1f}"])
+    lines = ["# A/B: instructions per I/O, base -> changed", ""]
+    run_env = {}
+    p = os.path.join(out, "ab.env")
+    if os.path.isfile(p):
+        with open(p) as f:
+            run_env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    if run_env.get("command"):
+        lines += [f"Command: `{run_env['command']}`", ""]
+    for side in ("base", "changed"):
+        m = meta(out, side)
+        if m:
+            lines.append(f"- {side}: {m.get('source', '?')}; kernel {m.get('version', '?')}, "
+                         f"key {m.get('key', '?')}, build {m.get('build', '?')}")
+    lines += [
+        f"- clock: {run_env.get('clock', 'icount (exact: 1 instruction = 1 ns of guest time)')}, "
+        f"{run_env.get('cpus', '1')} vCPU; cells: {run_env.get('cells', 'the ledger rows')}",
+        "- bound: the spread of base's runs + the spread of changed's, at least 0.05 % of base; "
+        "changed when |Δ| exceeds it",
+        "",
+        "| target | workload | base | changed | Δ | Δ % | base spread (runs) | changed spread (runs) "
+        "| bound | verdict |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in result:
+        t, wl = r["key"]
+        if "missing" in r:
+            lines.append(f"| {t} | {wl} | | | | | | | | no {r['missing']} figure |")
+            continue
+        lines.append(
+            f"| {t} | {wl} | {fmt(r['base'])} | {fmt(r['changed'])} | {signed(r['delta'])} | "
+            f"{r['pct']:+.2f} % | {fmt(r['bspread'])} ({r['bruns']}) | {fmt(r['cspread'])} "
+            f"({r['cruns']}) | {fmt(r['bound'])} | **{r['verdict']}** |")
+    lines += ["", "## Functions that moved (perf on the exact clock, instructions per I/O)", "",
+              "Each function's share of the cell's cpu-clock samples times the cell's "
+              "instructions per I/O; ± is two standard deviations of the two sample counts.",
+              ""]
+    any_perf = False
+    for r in result:
+        if "missing" in r:
+            continue
+        bp = perf_of(os.path.join(out, "base"), r["key"])
+        cp = perf_of(os.path.join(out, "changed"), r["key"])
+        if not bp or not cp:
+            continue
+        any_perf = True
+        rows = [x for x in func_diff(bp, cp, r["base"], r["changed"]) if abs(x[3]) > x[4]]
+        lines.append(f"### {r['key'][0]} {r['key'][1]} (Δ {signed(r['delta'])}, {r['verdict']})")
+        lines.append("")
+        if not rows:
+            lines += ["No function moved by more than its sampling error.", ""]
+            continue
+        lines += ["| function | base | changed | Δ | ± |", "|---|---:|---:|---:|---:|"]
+        for fn, b, c, d, e in rows[:TOP_FUNCS]:
+            lines.append(f"| {fn} | {fmt(b)} | {fmt(c)} | {signed(d)} | {fmt(e)} |")
+        lines.append("")
+    if not any_perf:
+        lines += ["No perf profile in these runs.", ""]
+    with open(os.path.join(out, "ab.md"), "w") as f:
+        f.write("\n".join(lines))
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the A/B report of compare/ab (DIR/ab.md, DIR/ab.csv)")
+    ap.add_argument("dir", help="the A/B folder: base/run*/cells.tsv, changed/run*/cells.tsv")
+    ap.add_argument("--quiet", action="store_true", help="print nothing, only write the files")
+    a = ap.parse_args()
+    if not os.path.isdir(a.dir):
+        die(f"no folder '{a.dir}'", 2)
+    result = analyse(a.dir)
+    lines = write(a.dir, result)
+    if not a.quiet:
+        end = lines.index("## Functions that moved (perf on the exact clock, instructions per I/O)")
+        print("\n".join(lines[:end]).rstrip())
+        print(f"\n(report: {os.path.join(a.dir, 'ab.md')}, {os.path.join(a.dir, 'ab.csv')})")
+
+
+if __name__ == "__main__":
+    main()
