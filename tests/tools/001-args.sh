@@ -111,3 +111,10 @@ one_line_refusal "--report: '$dir' is not the folder of an earlier run" "$TOP/to
 one_line_refusal "--rungs: unknown rung 'nosuch'" "$TOP/tools/stack-ladder" --rungs nosuch --out "$dir/ladder"
 one_line_refusal "--runtime: bad value '0' (allowed: a whole number >= 1)" "$TOP/tools/stack-ladder" --runtime 0
 expect_eq "what the refused tools left in $dir" "" "$(ls -A "$dir")"
+# --help texts speak of what a tool does, not of the project's history
+for tool in deps lint stack stack-ladder knob-table queue-tune percpu-load vm/run vm/kernel vm/qemu; do
+	if "$TOP/tools/$tool" --help 2>&1 | grep -E "issues? [0-9]|session [0-9]"; then
+		fail "tools/$tool --help tells the project's history"
+	fi
+done
+echo "ok: no tool's --help tells the project's history"
