@@ -91,8 +91,9 @@ def func_diff(base, changed, b_instr, c_instr):
     rows = []
     for fn in set(bs) | set(cs):
         b, c = bs.get(fn, 0.0) * b_instr, cs.get(fn, 0.0) * c_instr
-        # 2 sigma of the two sample counts (Poisson), in instructions per I/O
-        err = 2 * math.sqrt((bs.get(fn, 0.0) * b_instr ** 2 / bn if bn else 0) +
+        # 3 sigma of the two sample counts (Poisson), in instructions per I/O: a profile of some
+        # hundred functions shows a few past 2 sigma by chance
+        err = 3 * math.sqrt((bs.get(fn, 0.0) * b_instr ** 2 / bn if bn else 0) +
                             (cs.get(fn, 0.0) * c_instr ** 2 / cn if cn else 0))
         rows.append((fn, b, c, c - b, err))
     rows.sort(key=lambda r: -abs(r[3]))
@@ -193,7 +194,7 @@ def write(out, result):
             f"({r['cruns']}) | {fmt(r['bound'])} | **{r['verdict']}** |")
     lines += ["", "## Functions that moved (perf on the exact clock, instructions per I/O)", "",
               "Each function's share of the cell's cpu-clock samples times the cell's "
-              "instructions per I/O; ± is two standard deviations of the two sample counts.",
+              "instructions per I/O; ± is three standard deviations of the two sample counts.",
               ""]
     any_perf = False
     for r in result:
