@@ -14,13 +14,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402  (the same ratio, spread and table code as every report)
+from lib.fmt import fmt, pm, table  # noqa: E402  (the same as every report)
+from lib.results import clock_text, read_env  # noqa: E402
+from lib.stats import ratio  # noqa: E402
 
 SCSI = "ramlld-scsi"
 
 
 def load(root):
-    meta = report.read_env(os.path.join(root, "meta.env"))
+    meta = read_env(os.path.join(root, "meta.env"))
     kernels = meta.get("kernels", "").split() or sorted(
         d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "results.json")))
     runs = []
@@ -59,7 +61,7 @@ def build(root):
             rows.append(row)
             continue
         m = r["meta"]
-        row.update(release=m.get("kernel"), accel=m.get("accel"), clock=report.clock_text(m),
+        row.update(release=m.get("kernel"), accel=m.get("accel"), clock=clock_text(m),
                    wall_s=m.get("wall_s"),
                    load=(m.get("host_load_start"), m.get("host_load_end")))
         for p, w, s in keys:
@@ -70,15 +72,31 @@ def build(root):
                 ent[name + "_std"] = x["iops_std"] if x else None
             for name, x in (("bio", b), ("mq", q)):
                 ent[name + "_scsi"], ent[name + "_scsi_std"] = (
-                    report.ratio(x["iops"], x["iops_std"], c["iops"], c["iops_std"])
+                    ratio(x["iops"], x["iops_std"], c["iops"], c["iops_std"])
                     if x and c else (None, None))
             row["cells"].append(ent)
-        mid = report.rel_cost(r["idx"], "default")
+        mid = rel_cost(r["idx"], "default")
         row["scsi_added_us"] = mid["added_us"] if mid else None
         row["scsi_added_std"] = mid["added_std"] if mid else None
         row["scsi_added_pct"] = mid["added_pct"] if mid else None
         rows.append(row)
     return {"meta": meta, "keys": keys, "rows": rows}
+
+
+def rel_cost(idx, profile):
+    """What the SCSI midlayer adds per I/O, ramlld-scsi − ramlld-mq on 4k randread QD32: in
+    instructions on the exact clock, else /proc/stat's busy µs (None without both cells)."""
+    cell = (profile, "qd32", "randread-4k-qd32")
+    s, m = idx.get(("ramlld-scsi",) + cell), idx.get(("ramlld-mq",) + cell)
+    if not s or not m:
+        return None
+    key = "instr_per_io" if s.get("instr_per_io") else "cpu_us_per_io_stat"
+    if s.get(key) is None or m.get(key) is None:
+        return None
+    d = s[key] - m[key]
+    sd = ((s.get(key + "_std") or 0) ** 2 + (m.get(key + "_std") or 0) ** 2) ** 0.5
+    return {"added_us": d, "added_std": sd, "added_pct": d * 100 / m[key] if m[key] else None,
+            "unit": "instr/IO" if key == "instr_per_io" else "µs"}
 
 
 def short(p, w, s):
@@ -101,7 +119,7 @@ def report_md(res):
     head = ["kernel", "release", "accel", "clock"]
     for k in keys:
         head += [f"{short(*k)} bio/scsi", "mq/scsi"]
-    head.append("SCSI CPU µs/IO over mq (qd32)")
+    head.append("SCSI over mq per I/O (qd32: instructions on the exact clock, else CPU µs)")
     body = []
     for r in rows:
         if r["release"] is None:
@@ -111,13 +129,13 @@ def report_md(res):
         by = {(e["profile"], e["workload"], e["section"]): e for e in r["cells"]}
         for k in keys:
             e = by.get(k)
-            line += [report.pm(e["bio_scsi"], e["bio_scsi_std"], 2) if e else "-",
-                     report.pm(e["mq_scsi"], e["mq_scsi_std"], 2) if e else "-"]
+            line += [pm(e["bio_scsi"], e["bio_scsi_std"], 2) if e else "-",
+                     pm(e["mq_scsi"], e["mq_scsi_std"], 2) if e else "-"]
         line.append(
-            f"{report.pm(r['scsi_added_us'], r['scsi_added_std'])} "
-            f"({report.fmt(r['scsi_added_pct'], 0)} %)" if r["scsi_added_us"] is not None else "-")
+            f"{pm(r['scsi_added_us'], r['scsi_added_std'])} "
+            f"({fmt(r['scsi_added_pct'], 0)} %)" if r["scsi_added_us"] is not None else "-")
         body.append(line)
-    L.append(report.table(head, body))
+    L.append(table(head, body))
     L.append("")
     L.append("IOPS behind the ratios (bio / mq / scsi):")
     L.append("")
@@ -130,11 +148,11 @@ def report_md(res):
         line = [r["kernel"]]
         for k in keys:
             e = by.get(k)
-            line.append(" / ".join(report.fmt(e[t + "_iops"], 0) for t in ("bio", "mq", "scsi"))
+            line.append(" / ".join(fmt(e[t + "_iops"], 0) for t in ("bio", "mq", "scsi"))
                         if e else "-")
         line += [r["wall_s"] or "-", " / ".join(x or "-" for x in r["load"])]
         body.append(line)
-    L.append(report.table(head, body))
+    L.append(table(head, body))
     return "\n".join(L) + "\n"
 
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# compare/knobs.py: the knob table of issue 17 (rq_affinity, scheduler, add_random with the
+# compare/knobs.py: the knob table (rq_affinity, scheduler, add_random with the
 # completions on one CPU): measured in the guest (tools/knob-table, compare/guest-run) and
 # written as a report section (tools/knob-table --report, compare/report.py).
 """The knob table: what rq_affinity, the scheduler and add_random each do to ramlld's mq and
-SCSI paths when completions arrive on one CPU (issue 17, seed 001's question).
+SCSI paths when completions arrive on one CPU (seed 001's question).
 
 measure(out, runtime, repeats, procs_per_cpu, workloads, ko, ...) runs in the guest: it loads
 ramlld (mode=all: bio, mq and sd on one store; irqmode=1 irq_cpus=0: one interrupt vector on
@@ -392,7 +392,7 @@ def markdown(out_dir, level="##", guest=None):
     topo = meta.get("topology") or "QEMU's default"
     llc = ", ".join(meta.get("llc_groups") or []) or "not read"
     L = [f"{level} The knob table: rq_affinity, scheduler, add_random with completions on one "
-         "CPU (issue 17, seed 001)", "",
+         "CPU (seed 001)", "",
          f"Kernel {meta['kernel']}, clock **{clock}**"
          + (f" (QEMU {meta['qemu']}; 1 instruction = 1 ns, all vCPUs' instructions on one "
             "clock: 10^9 / IOPS is the instructions per I/O of the whole path, summed over the "
@@ -507,12 +507,12 @@ def not_measured(meta):
     knob_guest), or guest-run was told not to measure it (knobs=0), so a report without it says
     why and how to get it; [] otherwise."""
     if meta.get("knob_guest"):
-        return ["## The knob table (issue 17, seed 001)", "",
+        return ["## The knob table (seed 001)", "",
                 f"Not measured: the knob guest ({meta['knob_guest']}) ended before it wrote a "
                 "run of the table (see the notes and run-knobs.log).", ""]
     if meta.get("knobs") != "0":
         return []
-    return ["## The knob table (issue 17, seed 001)", "",
+    return ["## The knob table (seed 001)", "",
             "Not measured in this run: `--no-knobs`, or a selection (`--only`, `--targets`, "
             "`--profiles`) without `--knobs`. A whole level measures it (at the exact quick "
             "level in a knob guest of 2 vCPUs after the matrix's guest, docs/knobs.md).", ""]

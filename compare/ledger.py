@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# compare/ledger.py: the per-core ledger of `compare/run --ledger` (issue 20): instructions per
+# compare/ledger.py: the per-core ledger of `compare/run --ledger`: instructions per
 # I/O per row (one target, one engine setting, one module setting), what each feature toggled
 # alone changed, and where the instructions went, stage by stage, from each row's perf profile.
 """Usage: ledger.py DIR            write DIR/ledger.md and DIR/ledger.json, print the tables
@@ -17,12 +17,14 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402  (read_env, table, fmt: the same as every report)
+from lib.fmt import fmt, table  # noqa: E402  (the same as every report)
+from lib.perf import LAYERS, symbols  # noqa: E402
+from lib.results import read_env  # noqa: E402
 
 # Stages, first match wins (kernel symbols; user-space samples are fio's). Completion is looked
 # for before submission and dispatch: bio_endio and scsi_done are bio_/scsi_ names too.
 STAGES = [
-    ("idle", report.CLASSES[0][1]),
+    ("idle", LAYERS[0][1]),
     ("driver", r"^(ramlld_.*|null_.*|nullb_.*|copy_(to|from)_nullb|brd_.*|scsi_debug_.*|sdebug_.*|"
                r"sdeb_.*|schedule_resp|resp_.*|do_device_access|fill_from_dev_buffer|"
                r"fetch_to_dev_buffer|check_device_access_params|lba2fake_store|devip2sip|"
@@ -96,20 +98,13 @@ def stage_of(kind, sym):
 
 def parse_perf(path):
     """{stage: share of the busy samples (%)}, the top symbols, or None."""
-    try:
-        lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
-    except OSError:
-        return None
     st = {}
     syms = []
-    for line in lines:
-        mo = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(\S+)", line)
-        if mo:
-            pct, kind, sym = float(mo.group(1)), mo.group(2), mo.group(3)
-            s = stage_of(kind, sym)
-            st[s] = st.get(s, 0.0) + pct
-            if s != "idle":
-                syms.append((pct, sym, s))
+    for pct, kind, sym, _ in symbols(path):
+        s = stage_of(kind, sym)
+        st[s] = st.get(s, 0.0) + pct
+        if s != "idle":
+            syms.append((pct, sym, s))
     busy = sum(v for k, v in st.items() if k != "idle")
     if busy <= 0:
         return None
@@ -146,7 +141,7 @@ def base_of(r, by_id):
 
 
 def build(root):
-    meta = report.read_env(os.path.join(root, "meta.env"))
+    meta = read_env(os.path.join(root, "meta.env"))
     exact = meta.get("clock") == "icount"
     rows = read_rows(root)
     by_id = {r["id"]: r for r in rows}
@@ -181,7 +176,7 @@ def build(root):
 
 def fmt_stage(r, k):
     v = (r["stages"] or {}).get(k)
-    return report.fmt(v, 0) if v is not None else "-"
+    return fmt(v, 0) if v is not None else "-"
 
 
 def biggest_moves(r, n=2):
@@ -226,23 +221,23 @@ def markdown(res, title="Per-core ledger"):
             body.append([r["id"], r["module"], f"**{r['status']}**: {r['note']}"] + ["-"] * (len(head) - 3))
             continue
         body.append([r["id"], r["module"],
-                     report.fmt(r["instr_per_io"], 0) if res["exact"] else report.fmt(r["iops"], 0),
+                     fmt(r["instr_per_io"], 0) if res["exact"] else fmt(r["iops"], 0),
                      r["base"] or "-", f"{r['delta']:+,.0f}" if r["delta"] is not None else "-",
                      f"{r['delta_pct']:+.1f}" if r["delta_pct"] is not None else "-"]
                     + [fmt_stage(r, k) for k in ORDER] + [biggest_moves(r)])
-    L.append(report.table(head, body))
+    L.append(table(head, body))
     L.append("")
     L.append("Cheapest row per target:")
     L.append("")
-    L.append(report.table(["target", "row", unit], [
-        [t, c["id"], report.fmt(c["instr_per_io"], 0) if res["exact"] else report.fmt(c["iops"], 0)]
+    L.append(table(["target", "row", unit], [
+        [t, c["id"], fmt(c["instr_per_io"], 0) if res["exact"] else fmt(c["iops"], 0)]
         for t, c in sorted(res["cheapest"].items(), key=lambda kv: -(kv[1]["iops"] or 0))]))
     return "\n".join(L) + "\n"
 
 
 def kernels_markdown(root):
     """Every kernel's rows side by side: DIR/<kernel>/ledger.tsv of compare/run --kernels."""
-    meta = report.read_env(os.path.join(root, "meta.env"))
+    meta = read_env(os.path.join(root, "meta.env"))
     ks = meta.get("kernels", "").split() or sorted(
         d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ledger.tsv")))
     runs = []
@@ -281,12 +276,12 @@ def kernels_markdown(root):
                 vals.append(None)
             else:
                 v = r["instr_per_io"] if res["exact"] else r["iops"]
-                line.append(report.fmt(v, 0))
+                line.append(fmt(v, 0))
                 vals.append(v)
         have = [v for v in vals if v]
         line.append(f"{(have[-1] - have[0]) * 100 / have[0]:+.1f} %" if len(have) >= 2 else "-")
         body.append(line)
-    L.append(report.table(head, body))
+    L.append(table(head, body))
     L.append("")
     L.append("Cheapest row per target and kernel:")
     L.append("")
@@ -300,10 +295,10 @@ def kernels_markdown(root):
         line = [t]
         for _, res in runs:
             c = (res or {}).get("cheapest", {}).get(t)
-            line.append(f"{report.fmt(c['instr_per_io'] or c['iops'], 0)} ({c['id'].split('/', 1)[1]})"
+            line.append(f"{fmt(c['instr_per_io'] or c['iops'], 0)} ({c['id'].split('/', 1)[1]})"
                         if c else "-")
         body.append(line)
-    L.append(report.table(["target"] + head[1:-1], body))
+    L.append(table(["target"] + head[1:-1], body))
     return "\n".join(L) + "\n", runs
 
 

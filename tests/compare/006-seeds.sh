@@ -54,14 +54,15 @@ def fmt(x):
 
 sys.path.insert(0, compare)
 import report as report_py  # noqa: E402 (compare/report.py, imported once: a TCG guest is slow to load SciPy)
-import seeds  # noqa: E402
+from lib import results, seed as seedlib  # noqa: E402
+from sections import seed000, seed001, seed002, seed003, seed004  # noqa: E402
+SEEDS = [seed000, seed001, seed002, seed003, seed004]
 
 
 def secs_now():
-    """compare/seeds.py's section data of the run as it is now (what the plots draw): {id: sec}."""
-    meta = report_py.read_env(os.path.join(out, "meta.env"))
-    cells, idx = report_py.aggregate(report_py.load_runs(out, meta), report_py.load_targets(out))
-    return {x["id"]: x for x in seeds.sections(out, cells, idx)}
+    """The seed sections' data of the run as it is now (what the plots draw): {id: sec}."""
+    run = results.load(out)
+    return {x["id"]: x for x in (m.compute(run) for m in SEEDS) if x}
 
 
 def first(cell):
@@ -75,13 +76,12 @@ def report(full=False):
     if full:
         assert report_py.main(["--quiet", out]) == 0, "report.py failed"
         return open(os.path.join(out, "report.md")).read()
-    meta = report_py.read_env(os.path.join(out, "meta.env"))
-    cells, idx = report_py.aggregate(report_py.load_runs(out, meta), report_py.load_targets(out))
-    return "\n".join(seeds.markdown(seeds.sections(out, cells, idx)))
+    run = results.load(out)
+    return "\n".join("\n".join(seedlib.markdown(x)) for x in (m.compute(run) for m in SEEDS) if x)
 
 
 # The figures each post printed (read from the posts in the shared seeds folder, not from
-# compare/seeds.py): a section's claim line must give them all.
+# compare/sections/seed*.py): a section's claim line must give them all.
 POST = {
     "000": ("~1185K", "~1175K", "~944K", "~928K", "~93.5K per LUN", "1.26x", "~95 % user"),
     "001": ("fake_rw=1 ~216K", "~190K", "~380K", "~2x", "~800K", "~651K"),
@@ -95,7 +95,7 @@ POST = {
 def section(md, sid):
     """Seed sid's section of md, checked for its three parts: the post's claim line with the
     post's own figures, a table under the measured-here text, and one verdict line."""
-    mo = re.search(rf"### Seed {sid}:.*?(?=\n### |\n## |\Z)", md, re.S)
+    mo = re.search(rf"## Seed {sid}:.*?(?=\n## |\Z)", md, re.S)
     assert mo, f"report.md has no section for seed {sid}"
     s = mo.group(0)
     for need in ("**Measured here:**", "\n| "):
@@ -138,7 +138,8 @@ def table(s, caption):
 
 
 def verdict(s, sid):
-    mo = re.search(r"\*\*Verdict: (reproduced|not reproduced|changed since)\*\* — .*?"
+    mo = re.search(r"\*\*Verdict: (reproduced|not reproduced|changed since|"
+                   r"not decidable on this clock)\*\* — .*?"
                    r"\*\*([\d.,]+) ± ([\d.,]+)x\*\*", s)
     assert mo, f"seed {sid}: no verdict line with a measured figure:\n{s[-600:]}"
     return mo.group(1), float(mo.group(2).replace(",", "")), float(mo.group(3).replace(",", ""))

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/report.py's cost ladder is filled from the measured cells: instructions per I/O, increments over the rung below, the increment split by layer from perf, a skipped stack named with its reason, a run cut short said so
+# what: the report's cost ladder (compare/sections/ladder.py) is filled from the measured cells: instructions per I/O, increments over the rung below, the increment split by layer from perf, a skipped stack named with its reason, a run cut short said so
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -23,9 +23,10 @@ for t, vals in iops.items():
         os.makedirs(d)
         lat = 1e9 / v
         rd = {"total_ios": int(v * 5), "iops": v, "bw_bytes": v * 4096,
-              "clat_ns": {"mean": lat, "percentile": {"50.000000": lat, "99.000000": 2 * lat,
-                                                      "99.900000": 3 * lat}}}
-        wr = {"total_ios": 0, "iops": 0, "bw_bytes": 0, "clat_ns": {}}
+              "lat_ns": {"mean": lat, "N": int(v * 5),
+                         "percentile": {"50.000000": lat, "99.000000": 2 * lat,
+                                        "99.900000": 3 * lat}}}
+        wr = {"total_ios": 0, "iops": 0, "bw_bytes": 0, "lat_ns": {}}
         for r in (1, 2):
             json.dump({"jobs": [{"read": rd, "write": wr, "usr_cpu": 10, "sys_cpu": 90,
                                  "job_runtime": 5000}]}, open(os.path.join(d, f"r{r}.json"), "w"))
@@ -95,8 +96,9 @@ assert "SRP (`srp`: kernel 6.1.0-57-amd64 has no module ib_srpt)" in sec, "srp's
 assert "NVMe/TCP (`nvme-tcp`: not selected)" in sec, "nvme-tcp not said to be missing"
 print("ok: skipped and unselected rungs are named, the first with its reason")
 out = open(root + "/out.txt").read()
-assert "cost ladder (instr/IO" in out and "tcm_loop/iblock" in out, "report.py's output lacks the ladder"
-print("ok: report.py prints the ladder")
+assert "| tcm_loop/iblock (lio-iblock) | kernel's defaults | 25,000 | 40,000 | 0.20 | +18,750 over mq |" \
+    in out, f"report.py's summary lacks the ladder's rung: {out}"
+print("ok: report.py prints the summary with the ladder's rungs")
 EOF
 # a guest that ended early (compare/run's note): a missing rung may have been cut, not unselected
 printf 'fail\tguest\tthe guest ended before guest-run did (timed out after 3600 s of host time)\n' >> "$dir/notes.tsv"

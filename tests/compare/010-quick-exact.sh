@@ -31,17 +31,17 @@ for t in $core lio-iblock iscsi srp nvme-tcp; do
 done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
 expect_eq "fio runs" 38 "$(plan_field "$plan" runs)"
-# those are cells compare/ladder.py reads: its rungs' targets, its profile, its QD32 column
-python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not compare/ladder.py's"
+# those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets, its profile, its QD32 column
+python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not the ladder section's"
 import sys
 sys.path.insert(0, sys.argv[1])
-import ladder
+from sections import ladder
 rungs = [t for _, t, _ in ladder.RUNGS]
 for t in sys.argv[2].split():
-    assert t in rungs, f"{t} is not a rung of compare/ladder.py ({rungs})"
-assert ladder.PROFILE == "default", f"compare/ladder.py's profile is {ladder.PROFILE}"
+    assert t in rungs, f"{t} is not a rung of the ladder section ({rungs})"
+assert ladder.PROFILE == "default", f"the ladder section's profile is {ladder.PROFILE}"
 assert ("qd32", "randread-4k-qd32") in [(w, s) for _, w, s in ladder.CELLS], ladder.CELLS
-print("ok: the ladder cells are compare/ladder.py's rungs, profile and QD32 column")
+print("ok: the ladder cells are the ladder section's rungs, profile and QD32 column")
 EOF
 expect_eq "repeats" 2 "$(plan_field "$plan" repeats)"
 expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
@@ -191,7 +191,7 @@ expect_eq "default level on the exact clock: its cells (sorted)" "$(sort <<< "${
 # 220 runs with every target; each cell 2 runs
 expect_eq "default level on the exact clock: fio runs" $((2 * $(grep -c . <<< "$want"))) "$(plan_field "$plan" runs)"
 [ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 220 "$(plan_field "$plan" runs)"
-# each seed's targets are the systems compare/seeds.py compares (its sections' figures)
+# each seed's targets are the systems the seed sections compare (its sections' figures)
 for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-scsi-tar; do
 	grep -q "^cell ${pair#*:} [^ ]* ${pair%%:*} " <<< "$plan" ||
 		fail "the exact default level runs ${pair%%:*} without its reference ${pair#*:}"

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# compare/ladder.py: the cost ladder's report section (issue 19, docs/stacks.md): the same ramlld
-# store read through bio, mq, sd and each kernel storage stack built over ramlld's mq disk, each
-# rung's figures, its increment over the rung it is built on, and that increment attributed to
-# the functions of each layer from the rung's perf profile. Imported by compare/report.py.
-"""The cost ladder of a results folder (compare/report.py's section "Cost ladder")."""
+"""The cost ladder (docs/stacks.md): the same ramlld store read through bio, mq, sd and each
+kernel storage stack built over ramlld's mq disk, each rung's figures, its increment over the
+rung it is built on, and that increment split by layer from the rung's perf profile."""
 
 import os
 import re
 
-from seeds import fmt, md_table  # the report's one number and table format
+from lib.fmt import fmt, md_table
+from lib.perf import LAYER_NAMES, layer_of, symbols
+
+TITLE = "Cost ladder"
 
 # (rung, target, the target of the rung it is built on): bio, mq and sd are ramlld's own front
 # ends over the one store; every stack exports ramlld's mq disk (compare/targets/common/stack.sh),
@@ -31,62 +32,6 @@ CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
 PROFILE = "default"
 # The breakdown's cell (compare/guest-run profiles 4k randread QD32 of each target).
 BD_CELL = ("qd32", "randread-4k-qd32")
-# Layers a kernel symbol belongs to (first match wins), so that an increment splits into what
-# each layer added. Self time: cpu-clock samples land where interrupts are re-enabled, so a
-# layer's figure is a lower bound and 'other kernel' holds some of every layer's time.
-LAYERS = [
-    ("idle", r"^(native_safe_halt|default_idle|default_idle_call|cpu_idle|do_idle|acpi_idle|"
-             r"intel_idle|mwait_idle|arch_cpu_idle|cpuidle_|poll_idle)"),
-    ("copy", r"(memcpy|memmove|^copy_|_copy_|rep_movs|copy_user|copy_page|memset|clear_page|"
-             r"csum_partial)"),
-    ("ramlld", r"^ramlld_"),
-    ("LIO", r"^(tcm_loop|target_|__target_|transport_|sbc_|spc_|iblock_|core_alua|core_tmr|"
-            r"core_scsi3|core_tpg|core_dev)"),
-    ("iSCSI", r"^(iscsit_|__iscsit_|iscsi_|__iscsi_|lio_)"),
-    ("SRP", r"^(srp_|__srp_|srpt_|__srpt_)"),
-    ("NVMe", r"^(nvme_|__nvme_|nvmet_|__nvmet_)"),
-    # soft-RoCE computes each packet's ICRC with the kernel's crc32
-    ("RDMA", r"^(rxe_|__rxe_|ib_|__ib_|rdma_|__rdma_|cma_|cm_|crc32_|__crc32)"),
-    ("network", r"^(tcp_|__tcp_|ip_|__ip_|inet_|__inet_|sk_|__sk_|sock_|__sock_|skb_|__skb_|"
-                r"kfree_skb|consume_skb|alloc_skb|__alloc_skb|dev_|__dev_|netif_|__netif_|"
-                r"net_|__net_|napi_|__napi_|loopback_|process_backlog|dst_|__dst_|udp_|"
-                r"neigh_|eth_|qdisc_|__qdisc_|sch_|validate_xmit|kernel_sendmsg|kernel_recvmsg|"
-                r"sendmsg|recvmsg|__sys_sendmsg|___sys_sendmsg|release_sock|lock_sock)"),
-    # handing work to kernel threads and workqueues, and switching to them (the stacks' targets
-    # and transports run there; finish_task_switch also takes the samples deferred while a
-    # switch had interrupts off)
-    ("sched+workqueue", r"^(finish_task_switch|__schedule|schedule$|schedule_|try_to_wake_up|"
-                        r"ttwu_|wake_up_|__wake_up|queue_work_on|__queue_work|"
-                        r"mod_delayed_work_on|process_one_work|worker_thread|kthread|"
-                        r"enqueue_task|dequeue_task|pick_next_task|put_prev_task|"
-                        r"set_next_entity|update_curr|select_task_rq|__switch_to|switch_mm|"
-                        r"update_rq_clock|psi_|sched_)"),
-    ("scsi+sd", r"^(scsi_|__scsi_|sd_|sd\b|scsi\b|scsi_mq_|scmd_)"),
-    ("block", r"^(blk_|__blk_|bio_|__bio_|submit_bio|__submit_bio|bvec_|dd_|__dd_|"
-              r"elv_|blkdev_|__blkdev_|bdev_)"),
-]
-LAYER_NAMES = [n for n, _ in LAYERS if n != "idle"] + ["other kernel", "user"]
-
-
-def perf_symbols(path):
-    """(pct, kind, symbol) of every line of `perf report --stdio --sort symbol -g none`."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return [(float(mo.group(1)), mo.group(2), mo.group(3)) for mo in
-                    (re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(\S+)", line) for line in f) if mo]
-    except OSError:
-        return []
-
-
-def layer_of(kind, sym):
-    if kind != "k":
-        return "user"
-    for name, rx in LAYERS:
-        if re.search(rx, sym):
-            return name
-    return "other kernel"
-
-
 def profile(root, target, total, own_rx):
     """A rung's perf profile (breakdown/<target>/perf.txt) as cost per I/O: per layer, and its
     own functions' (own_rx, the target file's own-functions) largest. total: the rung's cost per
@@ -101,12 +46,12 @@ def profile(root, target, total, own_rx):
         prof = {}
     if prof.get("profile", PROFILE) != PROFILE:
         return None
-    syms = perf_symbols(os.path.join(bd, "perf.txt"))
+    syms = symbols(os.path.join(bd, "perf.txt"))
     if not syms or not total:
         return None
     layer = {n: 0.0 for n in LAYER_NAMES}
     idle = 0.0
-    for pct, kind, sym in syms:
+    for pct, kind, sym, _ in syms:
         n = layer_of(kind, sym)
         if n == "idle":
             idle += pct
@@ -117,7 +62,7 @@ def profile(root, target, total, own_rx):
         return None
     own = []
     if own_rx:
-        own = [(sym, pct / busy * total) for pct, kind, sym in syms
+        own = [(sym, pct / busy * total) for pct, kind, sym, _ in syms
                if kind == "k" and re.fullmatch(own_rx, sym)]
         own.sort(key=lambda x: -x[1])
     return {"layers": {n: v / busy * total for n, v in layer.items()},
@@ -189,7 +134,7 @@ def markdown(sec, notes):
     if not sec:
         return []
     ex, unit = sec["exact"], sec["unit"]
-    L = ["## Cost ladder (the same store through each layer and stack)",
+    L = ["## Cost ladder (the same store through each layer and stack)", "",
          "Every rung reads ramlld's one store: bio, mq and sd are ramlld's "
          "own front ends; each stack exports ramlld's mq disk (docs/stacks.md). 'over' is the "
          "rung it is built on; Δ is this rung minus that one. "
@@ -217,7 +162,7 @@ def markdown(sec, notes):
     if sec["increments"]:
         L.append(f"### Where each increment goes (4k randread QD32, {unit} by layer)")
         L.append("Each rung's perf profile (breakdown/<target>/perf.txt: cpu-clock, self time, "
-                 "its traced 4k randread QD32 run) splits its cost by layer (symbol prefixes: compare/ladder.py LAYERS); "
+                 "its traced 4k randread QD32 run) splits its cost by layer (symbol prefixes: compare/lib/perf.py LAYERS); "
                  "the increment of each layer is this rung's minus the rung's below. Samples "
                  "land where interrupts are re-enabled, so 'other kernel' and "
                  "'sched+workqueue' (finish_task_switch) hold some of every layer. 'own "
@@ -264,27 +209,38 @@ def text(sec):
     return out
 
 
-def plot(root, sec, plt):
-    """ladder.png: each rung's cost per I/O in the three cells."""
+def plot(sec, plots):
+    """ladder.png: each rung's instructions (or CPU µs) per I/O, a panel per cell: a 4k I/O
+    and a 1 MiB one are not on one axis."""
+    if not sec or plots.plt is None:
+        return None
+    cols = [(title, [(r["rung"], r["cells"][title]["cost"]) for r in sec["rows"]
+                     if title in r["cells"] and r["cells"][title]["cost"] is not None])
+            for title, _, _ in CELLS]
+    cols = [(t, v) for t, v in cols if v]
+    if not cols:
+        return None
+    fig, axs = plots.plt.subplots(1, len(cols), figsize=(4.2 * len(cols), 4), squeeze=False)
+    for ax, (title, vals) in zip(axs[0], cols):
+        ax.barh([r for r, _ in vals][::-1], [v for _, v in vals][::-1], color="tab:blue")
+        for i, (_, v) in enumerate(vals[::-1]):
+            ax.text(v, i, " " + _cost(v, sec["exact"]), va="center", fontsize=7)
+        ax.set_xlim(0, max(v for _, v in vals) * 1.3)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(sec["unit"].replace("instr/IO", "instructions per I/O"), fontsize=8)
+        ax.tick_params(labelsize=8)
+    fig.suptitle("The cost ladder: ramlld's store through each layer and stack (profile default)",
+                 fontsize=9)
+    return plots.save(fig, "ladder.png")
+
+
+def compute(run):
+    return run.once("ladder", lambda: section(run.root, run.idx, run.target_meta, run.exact))
+
+
+def render(run, plots):
+    sec = compute(run)
     if not sec:
         return []
-    fig, ax = plt.subplots(figsize=(max(6, len(sec["rows"]) * 1.1), 4))
-    wdt = 0.8 / len(CELLS)
-    for i, (title, _, _) in enumerate(CELLS):
-        xs, ys = [], []
-        for j, r in enumerate(sec["rows"]):
-            v = r["cells"].get(title)
-            if v and v["cost"] is not None:
-                xs.append(j + i * wdt)
-                ys.append(v["cost"])
-        ax.bar(xs, ys, wdt, label=title)
-    ax.set_xticks([j + wdt for j in range(len(sec["rows"]))])
-    ax.set_xticklabels([r["rung"] for r in sec["rows"]], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel(sec["unit"])
-    ax.set_yscale("log")
-    ax.set_title("Cost ladder: the same store through each layer and stack")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(root, "ladder.png"), dpi=90)
-    plt.close(fig)
-    return ["ladder.png"]
+    img = run.once("ladder.png", lambda: plot(sec, plots))
+    return markdown(sec, run.notes) + ([img, ""] if img else [])

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report's one number, table and plot format."""
+
+import os
+
+
+def fmt(x, nd=None):
+    """x with thousands separators; nd digits (by default 0 from 100 up, 1 from 10, else 2)."""
+    if x is None:
+        return "-"
+    if nd is None:
+        nd = 0 if abs(x) >= 100 else 1 if abs(x) >= 10 else 2
+    return f"{x:,.{nd}f}"
+
+
+def pm(m, s, nd=None):
+    """'m ± s' (m alone when s is 0 or None)."""
+    if m is None:
+        return "-"
+    return f"{fmt(m, nd)} ± {fmt(s, nd)}" if s else fmt(m, nd)
+
+
+def signed(x, nd=None):
+    return "-" if x is None else ("+" if x >= 0 else "−") + fmt(abs(x), nd)
+
+
+def table(head, rows):
+    """A markdown table."""
+    out = ["| " + " | ".join(str(h) for h in head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+md_table = table
+
+
+def qline(q):
+    """A queue read-back in one line."""
+    if not q:
+        return "-"
+    return (f"{q.get('scheduler', '-')}, nr_req {q.get('nr_requests', '-')}, "
+            f"rq_aff {q.get('rq_affinity', '-')}, add_rnd {q.get('add_random', '-')}, "
+            f"nomerges {q.get('nomerges', '-')}, hwq {q.get('hw_queues', '-')}"
+            f"×{q.get('hw_depth', '-')}"
+            + (f", sdev depth {q['scsi_queue_depth']}"
+               if q.get("scsi_queue_depth") not in (None, "-") else ""))
+
+
+class Plots:
+    """Where a report's PNGs go: out (a folder), prefix (their names' prefix in the links).
+    plt is matplotlib.pyplot (Agg), None without matplotlib: then no section draws."""
+
+    def __init__(self, out, prefix=""):
+        self.out, self.prefix, self.made = out, prefix, []
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+            plt.rcParams["svg.hashsalt"] = "ramlld"
+            self.plt = plt
+        except ImportError:
+            self.plt = None
+
+    def save(self, fig, name):
+        """Write fig as name.png (no timestamp in it: the same folder makes the same bytes);
+        returns the markdown image line."""
+        fig.tight_layout()
+        fig.savefig(os.path.join(self.out, name), dpi=90, metadata={"Software": None})
+        self.plt.close(fig)
+        self.made.append(name)
+        return f"![{name}]({self.prefix}{name})"

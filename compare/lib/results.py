@@ -1,0 +1,362 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The one reader of a results folder (compare/guest-run writes it through compare/run).
+
+load(root) -> Run: meta.env, notes.tsv, targets.tsv, every raw run (fio JSON, tools/percpu-load
+JSON, .cpu, .queue) as cells of runs, read once; every section renders from it.
+"""
+
+import glob
+import json
+import os
+import re
+import statistics
+
+from .stats import determinism, mean_sd, ratio
+
+REF = "ramlld-bio"          # the ratio column's reference target
+METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
+           "cpu_us_per_io_fio", "cpu_us_per_io_stat", "instr_per_io"]
+QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
+              "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
+# into a results folder's targets.tsv (one line a target: name, then these).
+TARGET_KEYS = ["desc", "group", "order", "levels", "load", "precondition", "own-functions"]
+# Keys of a target file's header the report reads from the file itself: which report sections
+# and benches it joins ("# report: ladder=sd:ramlld-mq" and the like).
+REPORT_KEYS = ["report"]
+
+
+def read_env(path):
+    """KEY=VALUE lines (the first of a key wins); {} without the file."""
+    d = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    d.setdefault(k, v)
+    except OSError:
+        pass
+    return d
+
+
+def icount_ns(meta):
+    """Guest ns per instruction on the exact clock (2^shift), None on the host's time."""
+    if meta.get("clock") != "icount":
+        return None
+    sh = meta.get("icount_shift") or "0"
+    return 2 ** int(sh) if sh.isdigit() else 1
+
+
+def clock_text(meta):
+    """Which clock made the figures, with the QEMU and the vCPU count: every section says it."""
+    ns = icount_ns(meta)
+    cpus, qemu = meta.get("cpus", "-"), meta.get("qemu") or "-"
+    why = f"; {meta['clock_reason']}" if meta.get("clock_reason") else ""  # compare/run's decision
+    if ns:
+        return (f"icount, exact: guest time counts instructions, 1 instruction = {ns} ns "
+                f"(QEMU {qemu}, {cpus} vCPU(s), TCG{why})")
+    accel = meta.get("accel", "-")
+    where = "host" if accel.startswith("none") else f"QEMU {qemu}, {cpus} vCPU(s), {accel}"
+    return f"host time ({where}{why})"
+
+
+def parallel_cpus(meta):
+    """Whether the run had CPUs that run at once: the host itself (--host) or KVM with more
+    than one vCPU. TCG runs the vCPUs in turn on the exact clock, and on one host thread each
+    under host load: neither decides a claim about parallel work."""
+    accel = meta.get("accel", "")
+    cpus = int(meta.get("cpus", "1") or 1) if str(meta.get("cpus", "1")).isdigit() else 1
+    return (accel.startswith("none") or accel == "kvm") and cpus > 1
+
+
+def read_target_file(path, keys=None):
+    """The '# key: value' header lines of a target file (those of keys, TARGET_KEYS by default)."""
+    keys = keys or TARGET_KEYS
+    h = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            mo = re.match(r"# ([a-z-]+): *(.*?)\s*$", line)
+            if mo and mo.group(1) in keys:
+                h[mo.group(1)] = mo.group(2)
+    return h
+
+
+def load_targets(root=None):
+    """name -> header of every target: from root/targets.tsv (compare/guest-run writes it, so
+    that the report is a function of the results folder), else from the target files beside
+    this package (a folder without targets.tsv, or no folder)."""
+    tsv = os.path.join(root, "targets.tsv") if root else None
+    targets = {}
+    if tsv and os.path.isfile(tsv):
+        with open(tsv, encoding="utf-8") as f:
+            for line in f:
+                w = line.rstrip("\n").split("\t")
+                if len(w) == len(TARGET_KEYS) + 1:
+                    targets[w[0]] = dict(zip(TARGET_KEYS, w[1:]))
+        return targets
+    for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
+        targets[os.path.basename(path)[:-3]] = read_target_file(path)
+    return targets
+
+
+def report_roles():
+    """target -> {section: value} from the '# report:' header line of each target file, e.g.
+    '# report: ladder=sd<ramlld-mq summary=sd': which report sections a target joins and how."""
+    roles = {}
+    for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
+        h = read_target_file(path, REPORT_KEYS)
+        if h.get("report"):
+            roles[os.path.basename(path)[:-3]] = dict(
+                kv.split("=", 1) for kv in h["report"].split() if "=" in kv)
+    return roles
+
+
+def torder(targets):
+    """Sort key of target names: each file's order, unknown names last."""
+    def key(t):
+        o = (targets.get(t) or {}).get("order", "")
+        return (int(o) if o.isdigit() else 10 ** 9, t)
+    return key
+
+
+def fio_run_metrics(d):
+    """Metrics of one fio run (one section; group_reporting gives one job). Latency is the
+    whole I/O's (fio's lat: submission + completion) of the direction with most I/O: with a RAM
+    disk the I/O completes inside io_submit, and fio's clat is then only the reap. Percentiles
+    where fio recorded them for lat (lat_percentiles=1); a job with gtod_reduce=1 measured no
+    latency: None."""
+    jobs = d["jobs"]
+    ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in jobs)
+    m = {
+        "ios": ios,
+        "iops": sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs),
+        "mbps": sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in jobs) / 1e6,
+    }
+    best = max(((j[k]["total_ios"], j[k]) for j in jobs for k in ("read", "write")),
+               key=lambda x: x[0])[1]
+    lat = best.get("lat_ns", {})
+    reduced = any(j.get("job options", {}).get("gtod_reduce") == "1" for j in jobs) or \
+        d.get("global options", {}).get("gtod_reduce") == "1"
+    m["lat_mean_us"] = (lat.get("mean", 0) / 1e3
+                        if best["total_ios"] and not reduced and lat.get("N") else None)
+    pct = lat.get("percentile", {}) or {}
+    for key, p in (("lat_p50_us", "50.000000"), ("lat_p99_us", "99.000000"),
+                   ("lat_p999_us", "99.900000")):
+        m[key] = pct[p] / 1e3 if p in pct and not reduced else None
+    cpu_s = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] / 1e3 for j in jobs)
+    m["cpu_us_per_io_fio"] = cpu_s * 1e6 / ios if ios else None
+    m["runtime_s"] = max(j["job_runtime"] for j in jobs) / 1e3
+    return m
+
+
+def stat_cpu_us(path):
+    """Busy CPU time (all CPUs: user+nice+system+irq+softirq+steal) between the two
+    /proc/stat lines of a .cpu file, in µs."""
+    c = read_cpu_file(path)
+    if not c or "before" not in c or "after" not in c:
+        return None
+    dl = [a - b for a, b in zip(c["after"], c["before"])]
+    busy = sum(dl[i] for i in (0, 1, 2, 5, 6, 7) if i < len(dl))
+    return busy * 1e6 / c.get("clk_tck", 100)
+
+
+def read_cpu_file(path):
+    """/proc/stat's cpu line and the first device's stat before and after a run."""
+    d = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                if len(w) > 2 and w[0] in ("before", "after"):
+                    d[w[0]] = [int(x) for x in w[2:]]
+                elif len(w) > 1 and w[0] in ("disk_before", "disk_after"):
+                    d[w[0]] = [int(x) for x in w[1:]]
+                elif len(w) == 2 and w[0] == "clk_tck":
+                    d["clk_tck"] = int(w[1])
+    except (OSError, ValueError):
+        return None
+    return d
+
+
+def read_queue(path):
+    q = read_env(path)
+    return {k: q.get(k) for k in ["dev"] + QUEUE_KEYS if k in q}
+
+
+def queue_says(path, key, value):
+    """Whether a run's queue read-back (KEY=VALUE lines) holds KEY=VALUE."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return f"{key}={value}" in (line.strip() for line in fh)
+    except OSError:
+        return False
+
+
+def load_runs(root, meta):
+    ramp = float(meta.get("ramp", 0) or 0)
+    ns = icount_ns(meta)
+    runs = []
+    for f in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "*", "*", "r*.json"))):
+        rel = os.path.relpath(f, os.path.join(root, "raw")).split(os.sep)
+        t, p, w, s, name = rel
+        mo = re.match(r"r(\d+)(\.dd)?\.json$", name)
+        if not mo:
+            continue
+        rep = int(mo.group(1))
+        try:
+            with open(f) as fh:
+                d = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        if mo.group(2):
+            tot = d["total"]
+            m = {"ios": tot["ios"], "iops": tot["iops"], "mbps": tot["mb_s"],
+                 "lat_mean_us": None, "lat_p50_us": None, "lat_p99_us": None,
+                 "lat_p999_us": None, "cpu_us_per_io_fio": None,
+                 "runtime_s": d.get("elapsed_s")}
+            window_ios = tot["ios"]
+        else:
+            m = fio_run_metrics(d)
+            rt = m["runtime_s"] or 1
+            window_ios = m["ios"] * (rt + ramp) / rt     # ramp-time I/O is not in total_ios
+        base = f[: -len(".dd.json")] if mo.group(2) else f[: -len(".json")]
+        # host time: busy CPU per I/O from /proc/stat (1/CLK_TCK ticks); the exact clock has
+        # the exact figure instead: QEMU runs the vCPUs in turn on one thread, so guest time
+        # counts the instructions of all vCPUs together and 10^9 / IOPS is the whole path's
+        # instructions per I/O while the guest is never idle
+        busy = None if ns else stat_cpu_us(base + ".cpu")
+        m["cpu_us_per_io_stat"] = busy / window_ios if busy is not None and window_ios else None
+        m["instr_per_io"] = 1e9 / m["iops"] / ns if ns and m["iops"] else None
+        m.update(target=t, profile=p, workload=w, section=s, rep=rep,
+                 file=os.path.relpath(f, root), queue=read_queue(base + ".queue"))
+        runs.append(m)
+    return runs
+
+
+def aggregate(runs, targets, exact=False):
+    cells = {}
+    for r in runs:
+        cells.setdefault((r["target"], r["profile"], r["workload"], r["section"]), []).append(r)
+    out = []
+    for key, rs in cells.items():
+        rs.sort(key=lambda r: r["rep"])
+        c = dict(zip(("target", "profile", "workload", "section"), key))
+        c["n"] = len(rs)
+        for m in METRICS:
+            c[m], c[m + "_std"] = mean_sd([r.get(m) for r in rs])
+        c["queue"] = rs[0]["queue"]
+        c["runs"] = [{k: r.get(k) for k in ["rep", "file"] + METRICS} for r in rs]
+        c["determinism"] = determinism(rs) if exact else None
+        out.append(c)
+    idx = {(c["target"], c["profile"], c["workload"], c["section"]): c for c in out}
+    for c in out:
+        ref = idx.get((REF, c["profile"], c["workload"], c["section"]))
+        c["ratio_to_bio"], c["ratio_to_bio_std"] = (
+            ratio(c["iops"], c["iops_std"], ref["iops"], ref["iops_std"]) if ref else (None, None))
+    tkey = torder(targets)
+    out.sort(key=lambda c: (c["workload"], c["section"], c["profile"], tkey(c["target"])))
+    return out, idx
+
+
+def read_notes(root):
+    notes = []
+    try:
+        with open(os.path.join(root, "notes.tsv"), encoding="utf-8") as f:
+            for line in f:
+                w = line.rstrip("\n").split("\t", 2)
+                if len(w) == 3:
+                    notes.append({"kind": w[0], "target": w[1], "text": w[2]})
+    except OSError:
+        pass
+    return notes
+
+
+def run_extras(root, run):
+    """A run's CPU split (/proc/stat: user+nice and system+irq+softirq as % of all CPU time),
+    busy CPU µs, the first device's request counters and fio's util %."""
+    f = os.path.join(root, run["file"])
+    base = f[: -len(".dd.json")] if f.endswith(".dd.json") else f[: -len(".json")]
+    x = {}
+    c = read_cpu_file(base + ".cpu")
+    if c and "before" in c and "after" in c:
+        dl = [a - b for a, b in zip(c["after"], c["before"])]
+        total = sum(dl[:8])
+        if total > 0:
+            x["usr_pct"] = (dl[0] + dl[1]) * 100 / total
+            x["sys_pct"] = (dl[2] + dl[5] + dl[6]) * 100 / total
+            x["busy_us"] = (total - dl[3] - dl[4]) * 1e6 / c.get("clk_tck", 100)
+    if c and "disk_before" in c and "disk_after" in c:
+        dd = [a - b for a, b in zip(c["disk_after"], c["disk_before"])]
+        if len(dd) >= 11:
+            x["disk"] = {"reads": dd[0], "read_merges": dd[1], "read_sectors": dd[2],
+                         "writes": dd[4], "write_sectors": dd[6], "io_ticks_ms": dd[9]}
+    if not f.endswith(".dd.json"):
+        try:
+            with open(f, encoding="utf-8") as fh:
+                j = json.load(fh)
+            du = j.get("disk_util") or []
+            # a queue with iostats=0 (a bio disk's default) counts no busy time: no util %
+            if du and not queue_says(base + ".queue", "iostats", "0"):
+                x["util_pct"] = du[0].get("util")
+            jobs = j.get("jobs") or []
+            if jobs:
+                x["fio_usr_pct"] = statistics.mean(jb["usr_cpu"] for jb in jobs)
+                x["fio_sys_pct"] = statistics.mean(jb["sys_cpu"] for jb in jobs)
+        except (OSError, ValueError, KeyError):
+            pass
+    return x
+
+
+def extras_mean(root, cell, key, sub=None):
+    vals = []
+    for r in cell["runs"]:
+        x = run_extras(root, r)
+        v = x.get(key) if sub is None else (x.get(key) or {}).get(sub)
+        if v is not None:
+            vals.append(v)
+    return mean_sd(vals)
+
+
+def run_shape(root):
+    """The run's time a job and device size as its meta.env says."""
+    meta = read_env(os.path.join(root, "meta.env"))
+    rt, cap = meta.get("runtime"), meta.get("capacity_mb")
+    return {"runtime": f"{rt} s" if rt else "RUNTIME", "mib": f"{cap} MiB" if cap else "128 MiB"}
+
+
+class Run:
+    """A results folder, read once: meta, notes, targets, cells (one per target, profile,
+    workload and section, with their runs) and idx (those four -> cell). cache: what a
+    section computed that another shows (the summary shows the ladder's, the knobs', the
+    seeds')."""
+
+    def __init__(self, root):
+        self.root = root
+        self.meta = read_env(os.path.join(root, "meta.env"))
+        self.notes = read_notes(root)
+        self.target_meta = load_targets(root)
+        self.exact = icount_ns(self.meta) is not None
+        self.clock = clock_text(self.meta)
+        self.parallel = parallel_cpus(self.meta)
+        self.cells, self.idx = aggregate(load_runs(root, self.meta), self.target_meta, self.exact)
+        self.targets = sorted({c["target"] for c in self.cells}, key=torder(self.target_meta))
+        self.profiles = sorted({c["profile"] for c in self.cells},
+                               key=lambda p: (p != "default", p))
+        self.cache = {}
+
+    def cell(self, target, profile, workload, section):
+        return self.idx.get((target, profile, workload, section))
+
+    def once(self, key, fn):
+        """fn() computed once per folder (a section's figures that another section shows)."""
+        if key not in self.cache:
+            self.cache[key] = fn()
+        return self.cache[key]
+
+
+def load(root):
+    return Run(root)

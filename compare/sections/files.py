@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Files: what a results folder holds."""
+
+TITLE = "Files"
+
+
+def render(run, plots):
+    return ["## Files", "",
+            "raw/<target>/<profile>/<workload>/<section>/r<N>.json (fio), .cpu (/proc/stat "
+            "before/after), .queue (sysfs read back after the run); breakdown/<target>/ "
+            "(btt.txt, perf.txt, fio JSON of the traced runs); knobs/knobs.jsonl; results.csv, "
+            "results.json; report.md and report.html (this report, rebuilt by `compare/run "
+            "--report DIR`); guest-run.log.", ""]

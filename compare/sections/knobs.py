@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The knob table (compare/knobs.py measures it): what rq_affinity, the scheduler and
+add_random each change on ramlld's mq and sd paths, as a table and a plot."""
+
+import os
+import sys
+
+TITLE = "The knob table"
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+import knobs  # noqa: E402  (compare/knobs.py: the measurement and its analysis)
+
+
+def effects(run):
+    """[(workload, knob, change, {"mq": (pct, words), "sd": (pct, words)})]: each knob changed
+    alone from the kernel's defaults to seed 001's value, its IOPS change on mq and on sd."""
+    def make():
+        meta, runs = knobs.load(os.path.join(run.root, "knobs"))
+        if not meta or not runs:
+            return None
+        floor = knobs.FLOOR_PCT["icount" if meta.get("clock") == "icount" else "host"]
+        out = []
+        for workload, a in knobs.analyse(meta, runs).items():
+            cells = a["cells"]
+            for knob in knobs.KNOBS:
+                for base, to in (("default", knobs.SEED001[knob]),):
+                    name = f"{base} {knob}={to}"
+                    got = {}
+                    for fe, label in (("mq", "mq"), ("scsi", "sd")):
+                        b, v = cells.get((base, fe)), cells.get((name, fe))
+                        if b and v:
+                            got[label] = knobs.effect((b["iops"], b["spread"]),
+                                                      (v["iops"], v["spread"]), floor, a["noise"])
+                    if got:
+                        out.append((workload, knob, f"{knobs.DEFAULT[knob]} → {to}", got))
+            for name, label in (("seed-001", "all three (seed 001's tuning)"),):
+                got = {}
+                for fe, fl in (("mq", "mq"), ("scsi", "sd")):
+                    b, v = cells.get(("default", fe)), cells.get((name, fe))
+                    if b and v:
+                        got[fl] = knobs.effect((b["iops"], b["spread"]), (v["iops"], v["spread"]),
+                                               floor, a["noise"])
+                if got:
+                    out.append((workload, label, "defaults → seed 001's", got))
+        return out
+    return run.once("knob-effects", make)
+
+
+def plot(run, plots):
+    eff = effects(run)
+    if not eff or plots.plt is None:
+        return None
+    works = sorted({e[0] for e in eff})
+    fig, axs = plots.plt.subplots(1, len(works), figsize=(5.5 * len(works), 3.6), squeeze=False)
+    for ax, w in zip(axs[0], works):
+        rows = [e for e in eff if e[0] == w]
+        labels = [f"{e[1]} {e[2]}" if not e[1].startswith("all") else e[1] for e in rows]
+        ys = range(len(rows))
+        for k, (fe, col, off) in enumerate((("mq", "tab:blue", -0.2), ("sd", "tab:orange", 0.2))):
+            vals = [e[3].get(fe, (0, ""))[0] for e in rows]
+            ax.barh([y + off for y in ys], vals, 0.4, color=col,
+                    label="ramlld-mq (blk-mq disk)" if fe == "mq" else "ramlld-scsi (sd disk)")
+        ax.axvline(0, color="grey", linewidth=0.8)
+        ax.set_yticks(list(ys))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("IOPS change over the kernel's defaults (%)", fontsize=8)
+        ax.set_title(f"knobs one at a time, workload {w}", fontsize=9)
+        ax.legend(fontsize=7)
+    return plots.save(fig, "knobs.png")
+
+
+def render(run, plots):
+    L = (knobs.markdown(os.path.join(run.root, "knobs"), guest=run.meta.get("knob_guest"))
+         or knobs.not_measured(run.meta))
+    if not L:
+        return []
+    clock = (f"*clock: the knob guest's, {run.meta['knob_guest']}*" if run.meta.get("knob_guest")
+             else None)
+    if clock:
+        L = L[:1] + [clock] + L[1:]
+    img = run.once("knobs.png", lambda: plot(run, plots))
+    return L + ([img, ""] if img else [])

@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Seed 001: scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU."""
+
+import json
+import os
+
+from lib.fmt import fmt, pm
+from lib.seed import BANDS, band_of, bars, markdown, targets_of, verdict, verdict_text
+from lib.stats import agreement, mean_sd, ratio
+
+TITLE = "Seed 001"
+WORKLOAD = "seed-001"
+
+# ---------------------------------------------------------------- seed 001
+def dd_window(root, cell):
+    """IOPS of a dd cell, mean ± sd, n: each run's ios over its elapsed time less its start-up
+    run (tools/percpu-load --startup-run: exact on the exact clock), or, for runs made without
+    one, over its I/O window (io_window_s: the first dd's own start to the last one's end)."""
+    if not cell:
+        return None, None, 0
+    vals = dd_window_runs(root, cell)
+    m, sd = mean_sd(vals)
+    return m, sd, len(vals)
+
+
+def dd_seconds(j):
+    """(seconds, basis) of a percpu-load JSON: less its start-up run, else its I/O window."""
+    if j.get("less_startup_s"):
+        return j["less_startup_s"], "less start-up"
+    return j["io_window_s"], "I/O window"
+
+
+def dd_window_runs(root, cell, basis=None):
+    """Each run's IOPS (dd_window()'s values); basis, a list, gets each run's basis."""
+    vals = []
+    if not cell:
+        return vals
+    for r in cell["runs"]:
+        try:
+            with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
+                j = json.load(f)
+            secs, how = dd_seconds(j)
+            vals.append(j["total"]["ios"] / secs)
+            if basis is not None:
+                basis.append(how)
+        except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+            continue
+    return vals
+
+
+SEED001_ROLES = {
+    "ramlld-bio": "ramlld-bio, ramlld's bio-based disk: the block LLD (the post's was bio-based: "
+                  "make_request)",
+    "ramlld-mq": "ramlld-mq, ramlld's blk-mq disk (the post had none)",
+    "ramlld-scsi": "ramlld-scsi, ramlld's SCSI LLD under sd: the SCSI LLD doing the I/O",
+    "ramlld-scsi-tar": "ramlld-scsi-tar, ramlld's SCSI LLD with throw_away_reads/writes=1",
+    "sdebug": "scsi_debug delay=0 fake_rw=0",
+    "sdebug-fakerw": "scsi_debug delay=0 fake_rw=1 (the post's)",
+}
+
+
+def seed001_measured(root, cells, w):
+    """The "Measured here" text of seed 001: the targets, dd processes per CPU, vCPUs and
+    device sizes this run's dd cells hold (their percpu-load JSON), not the workload's
+    defaults: a run narrowed by --targets or --capacity-mb says what it ran."""
+    ts = [t for t in targets_of(cells, w)
+          if any(c["target"] == t and c["section"] == "dd" for c in cells if c["workload"] == w)]
+    profs = sorted({c["profile"] for c in cells if c["workload"] == w and c["section"] == "dd"})
+    ctx = {}
+    for c in cells:
+        if c["workload"] != w or c["section"] != "dd":
+            continue
+        for r in c["runs"]:
+            try:
+                with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
+                    x = json.load(f).get("context") or {}
+            except (OSError, ValueError):
+                continue
+            for k in ("procs_per_cpu", "online_cpus", "size_bytes"):
+                if x.get(k) is not None:
+                    ctx.setdefault(k, set()).add(x[k])
+
+    def one(k, unit=lambda v: str(v)):
+        vs = sorted(ctx.get(k, ()))
+        return " / ".join(unit(v) for v in vs) if vs else "?"
+    mib = one("size_bytes", lambda v: fmt(v / 2**20, 0) if v % 2**20 == 0 else fmt(v / 2**20, 1))
+    return (f"The post's own run (tools/percpu-load: real dd processes pinned with taskset, "
+            f"{one('procs_per_cpu')} per CPU on each of the guest's {one('online_cpus')} "
+            f"CPU(s), each reading the whole device once) under queue profile "
+            f"{', '.join(profs) or '?'} (seed-001: the post's tuning) on " + ("; ".join(SEED001_ROLES.get(t, t) for t in ts) or "no target")
+            + f". One {mib} MiB device per target (the post's scsi_debug: 300 MB). Two "
+            "IOPS: over the wall time with the processes' start-up (as the post's `time`), and "
+            f"without it, which the verdict uses (a dd reads {mib} MiB here, 300 MB there): the "
+            "elapsed time less a start-up run of the same processes with count=0 (exact on the "
+            "exact clock), or, in runs without one, the I/O window (the first dd's own start to "
+            "the last one's end, which moves with the order the processes start in).")
+
+
+def seed001(root, cells, idx, exact=False):
+    w = "seed-001"
+    sec = {"id": "001", "workload": w,
+           "title": "scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU",
+           "claim": "20 `taskset -c CPU dd bs=4k iflag=direct` per CPU over the whole device "
+                    "(6 cores, rq_affinity=2, noop/none, add_random=0): scsi_debug delay=0 "
+                    "fake_rw=1 ~216K IOPS, a SCSI LLD doing the I/O ~190K, a block LLD ~380K: "
+                    "block ~2x SCSI (and on a quad i5: scsi_debug fake_rw=1 ~800K, fake_rw=0 "
+                    "~651K)",
+           "tables": [], "notes": []}
+    sec["compared"] = seed001_measured(root, cells, w)
+    post = {"sdebug-fakerw": (216e3, "scsi_debug fake_rw=1"),
+            "sdebug": (None, "scsi_debug fake_rw=0 (Bart: 651K vs 800K fake_rw=1)"),
+            "ramlld-scsi": (190e3, "the SCSI LLD"), "ramlld-mq": (None, "(blk-mq)"),
+            "ramlld-bio": (380e3, "the block LLD")}
+    rows = []
+    profs = sorted({c["profile"] for c in cells if c["workload"] == w and c["section"] == "dd"})
+    bases = []
+    for c in cells:
+        if c["workload"] == w and c["section"] == "dd":
+            dd_window_runs(root, c, bases)
+    basis = " / ".join(sorted(set(bases))) or "I/O window"
+    bars = []
+    for p in profs:
+        scsi = dd_window(root, idx.get(("ramlld-scsi", p, w, "dd")))
+        for t in targets_of(cells, w):
+            c = idx.get((t, p, w, "dd"))
+            if not c:
+                continue
+            pf, role = post.get(t, (None, ""))
+            m, sd, n = dd_window(root, c)
+            r = ratio(m, sd, scsi[0], scsi[1]) if scsi[0] else (None, None)
+            rows.append([t, p, role, f"{fmt(pf / 1e3)}K" if pf else "-",
+                         fmt(pf / 190e3, 2) if pf else "-", pm(c["iops"], c["iops_std"]),
+                         pm(m, sd), pm(*r, 2), n])
+            if p == "seed-001" and r[0] is not None:
+                bars.append((t, pf / 190e3 if pf else None, r[0]))
+    sec["tables"].append(("IOPS of the dd run (x the SCSI LLD: the post's and this run's)",
+                          ["target", "profile", "the post's role", "the post", "x SCSI LLD (post)",
+                           "IOPS, wall", f"IOPS, {basis}", f"x ramlld-scsi ({basis})", "n"],
+                          rows))
+    if bars:
+        sec["bars"] = {"title": f"seed 001: dd IOPS ({basis}) over the SCSI LLD's",
+                       "ylabel": "x the SCSI LLD (ramlld-scsi; the post's: ~190K)",
+                       "groups": [b[0] for b in bars],
+                       "series": [("the post", [b[1] for b in bars]),
+                                  ("measured here", [b[2] for b in bars])],
+                       "name": "seed-001-ratios.png"}
+    p = "seed-001" if "seed-001" in profs else (profs[0] if profs else "seed-001")
+
+    def window_ratio(a, b):
+        ma, sa, na = dd_window(root, idx.get((a, p, w, "dd")))
+        mb, sb, nb = dd_window(root, idx.get((b, p, w, "dd")))
+        r, sd = ratio(ma, sa, mb, sb)
+        return r, sd, min(na, nb)
+
+    def window_agreement(a, b):
+        if not exact:
+            return None
+        return agreement([(f"{t} dd ({basis})", dd_window_runs(root, idx.get((t, p, w, "dd"))))
+                          for t in (a, b)])
+    r, sd, n = window_ratio("ramlld-bio", "ramlld-scsi")
+    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-scsi"))
+    sec["verdict"] = v
+    sec["verdict_line"] = verdict_text(
+        v, f"ramlld-bio / ramlld-scsi on the dd run [{p}], IOPS ({basis})",
+        "380K / 190K; " + BANDS["001"][2])
+    r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-scsi")
+    if r2 is not None:
+        v2 = verdict(r2, sd2, n2, 216 / 190, band_of("001-fakerw-lld"),
+                     window_agreement("sdebug-fakerw", "ramlld-scsi"))
+        sec["notes"].append(f"scsi_debug fake_rw=1 over the SCSI LLD doing the I/O: "
+                            f"{fmt(r2, 2)} ± {fmt(sd2, 2)}x here, 1.14x in the post (216K / "
+                            f"190K): {v2['category']} by the same rule.")
+    r3, sd3, n3 = window_ratio("sdebug-fakerw", "sdebug")
+    if r3 is not None:
+        v3 = verdict(r3, sd3, n3, 800 / 651, band_of("001-fakerw-rw"),
+                     window_agreement("sdebug-fakerw", "sdebug"))
+        sec["notes"].append(f"scsi_debug fake_rw=1 over fake_rw=0: {fmt(r3, 2)} ± {fmt(sd3, 2)}x "
+                            f"here, 1.23x in Bart's run (800K / 651K): {v3['category']}.")
+    return sec
+
+
+def compute(run):
+    """The section's figures (None when the run has no seed-001 cells)."""
+    def make():
+        if not any(c["workload"] == WORKLOAD for c in run.cells):
+            return None
+        sec = seed001(run.root, run.cells, run.idx, run.exact)
+        sec["clock"], sec["exact"] = run.clock, run.exact
+        # the post's hand-spread interrupts: an interrupt CPU saturating is a parallel effect
+        sec["undecided"] = [] if run.parallel else [{
+            "claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
+                     "interrupt CPU from saturating",
+            "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
+            "why": "an interrupt CPU saturating needs CPUs running at once",
+            "command": "compare/run --host DEV --only seed-001 --clock host"}]
+        return sec
+    return run.once(WORKLOAD, make)
+
+
+def render(run, plots):
+    sec = compute(run)
+    if not sec:
+        return []
+    sec["plots"] = []
+    bars(sec, plots)
+    return markdown(sec)

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The summary, the report's first screen (and what compare/run prints at its end): what one
+I/O costs on each path, what each knob changes, each seed's verdict, the path ladder."""
+
+from lib.fmt import fmt, signed, table
+from lib.seed import UNDECIDABLE
+from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
+
+TITLE = "Summary"
+CELL = ("qd32", "randread-4k-qd32")
+# (configuration, profile, target suffix) of the path table's ramlld rows
+CONFIGS = [("kernel's defaults", "default", ""),
+           ("seed 001's tuning: none, rq_affinity=2, add_random=0", "seed-001", ""),
+           ("polled (io_uring hipri, poll_queues=1), cheapest profile", None, "-poll")]
+PATHS = [("bio", "ramlld-bio"), ("mq", "ramlld-mq"), ("sd", "ramlld-scsi")]
+SEEDS = [seed000, seed001, seed002, seed003, seed004]
+# each seed's claim in a line, and what this run's ratio is of
+CLAIMS = {
+    "000": ("LIO rd_mcp behind tcm_loop: 1.26x the IOPS at 32 LUNs over 10",
+            "LIO, 32 over 10 LUNs"),
+    "001": ("a block LLD does ~2x the IOPS of a SCSI LLD (380K vs 190K, 20 dd per CPU)",
+            "ramlld-bio / ramlld-scsi, the dd run"),
+    "002": ("max_sectors_kb 64 reads ~30 % faster than 512 (buffered, over iSCSI)",
+            "ramlld-scsi, 64 over 512, read-ahead 2M"),
+    "003": ("SCST ~10 % faster than LIO per command (4k libaio, SRP)",
+            "ramlld-scsi / lio (SCST is not in Debian)"),
+    "004": ("scsi_ram ~9 % faster than scsi_debug delay=0",
+            "ramlld-scsi / scsi_debug, four jobs"),
+}
+
+
+def cost_key(run):
+    return "instr_per_io" if run.exact else "cpu_us_per_io_stat"
+
+
+def path_rows(run):
+    """[path, configuration, cost, IOPS, x bio, over the rung below] of the path table."""
+    key = cost_key(run)
+    rows = []
+    for conf, prof, suffix in CONFIGS:
+        got = {}
+        for path, t in PATHS:
+            if prof:
+                c = run.cell(t, prof, *CELL)
+            else:
+                cs = [c for p in run.profiles for c in [run.cell(t + suffix, p, *CELL)]
+                      if c and c.get(key) is not None]
+                c = min(cs, key=lambda c: c[key]) if cs else None
+            if c and c.get(key) is not None:
+                got[path] = c
+        bio = got.get("bio") or run.cell("ramlld-bio", prof or "default", *CELL)
+        below = None
+        for path, _ in PATHS:
+            c = got.get(path)
+            if not c:
+                continue
+            lower = got.get(below) if below else None
+            if not prof and lower is None and below:
+                lower = run.cell(dict(PATHS)[below], "default", *CELL)
+            rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['profile']})" if not prof else ""),
+                         conf, fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
+                         fmt(c["iops"] / bio["iops"], 2) if bio and bio.get("iops") else "-",
+                         signed(c[key] - lower[key], None if run.exact else 2)
+                         + f" over {below}" if lower else "-"])
+            below = path
+    lad = ladder.compute(run)
+    for r in (lad or {}).get("rows", []):
+        if r["target"] in dict(PATHS).values():
+            continue
+        c = run.cell(r["target"], "default", *CELL)
+        b = run.cell(r["below_target"], "default", *CELL) if r["below_target"] else None
+        if not c or c.get(key) is None:
+            continue
+        rows.append([f"{r['rung']} ({r['target']})", "kernel's defaults",
+                     fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
+                     fmt(c["ratio_to_bio"], 2),
+                     signed(c[key] - b[key], None if run.exact else 2) + f" over {r['below']}"
+                     if b and b.get(key) is not None else "-"])
+    return rows
+
+
+def knob_rows(run):
+    eff = knobs.effects(run)
+    if not eff:
+        return [], []
+    works = sorted({e[0] for e in eff})
+    names = list(dict.fromkeys((e[1], e[2]) for e in eff))
+    rows = []
+    for knob, change in names:
+        row = [knob, change]
+        for w in works:
+            got = next((e[3] for e in eff if e[0] == w and e[1] == knob), {})
+            for fe in ("mq", "sd"):
+                row.append(got[fe][1] if fe in got else "-")
+        rows.append(row)
+    head = ["knob", "change"] + [f"{w}: {fe}" for w in works for fe in ("mq", "sd")]
+    return head, rows
+
+
+def seed_rows(run):
+    rows = []
+    for mod in SEEDS:
+        sec = mod.compute(run)
+        if not sec:
+            continue
+        v = sec["verdict"]
+        claim, what = CLAIMS[sec["id"]]
+        got = f"{what}: {fmt(v['r'], 3)}x" if v.get("r") is not None else "not measured"
+        verdict = v["category"]
+        if sec["id"] == "003" and v.get("r") is not None:
+            verdict = "not reproduced (SCST is not in Debian: nothing to compare LIO with)"
+        if verdict == UNDECIDABLE:
+            verdict = f"**{UNDECIDABLE}**: {v['why']} Decides it: `{v['command']}`"
+        rows.append([f"{sec['id']}: {claim}", got, verdict])
+        for u in sec.get("undecided", []):
+            rows.append([f"{sec['id']}: {u['claim']}", u["measured"],
+                         f"**{UNDECIDABLE}**: {u['why']}. Decides it: `{u['command']}`"])
+    return rows
+
+
+def render(run, plots):
+    unit = "instructions per I/O" if run.exact else "busy CPU µs per I/O (/proc/stat)"
+    L = ["## Summary",
+         f"*clock: {run.clock}; {run.meta.get('level_name', run.meta.get('level', '-'))}; "
+         f"kernel {run.meta.get('kernel', '-')}*", "",
+         f"**What a 4k random read costs on each path** (fio libaio, QD32, {unit}"
+         + ("; IOPS = 10^9 / that count" if run.exact else "") + "):", ""]
+    rows = path_rows(run)
+    L += [table(["path", "configuration", unit.split(" (")[0], "IOPS", "x bio",
+                 "over the rung below"], rows) if rows else
+          "No 4k randread QD32 cell of ramlld's paths in this run.", ""]
+    head, rows = knob_rows(run)
+    L += ["**What each knob changes** (IOPS change against the kernel's defaults, rq_affinity=1, "
+          "mq-deadline, add_random=1; the knob guest, completions on one CPU):", ""]
+    L += [table(head, rows) if rows else "The knob table is not in this run (section The knob "
+          "table says why).", ""]
+    rows = seed_rows(run)
+    if rows:
+        L += ["**The seed posts' claims**:", "", table(["the post's claim", "measured here",
+                                                          "verdict"], rows), ""]
+    img = run.once("ladder.png", lambda: ladder.plot(ladder.compute(run), plots))
+    if img:
+        L += [img, ""]
+    return L
+
+
+def text(run):
+    """The summary for the terminal: its markdown without the image."""
+    from lib.fmt import Plots
+    return [x for x in render(run, Plots(run.root)) if not x.startswith("![")]
