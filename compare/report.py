@@ -113,6 +113,9 @@ def main(argv):
     ap.add_argument("--publish", metavar="OUT",
                     help="also write OUT/results.md and its plots, OUT/results/*.png (the "
                          "project's docs/results.md: compare/run --report DIR --publish docs/)")
+    ap.add_argument("--stack-ladder", action="store_true",
+                    help="DIR is a tools/stack-ladder folder: write its DIR/ladder.md and "
+                         "DIR/ladder.json (the report's cost ladder section) and print it")
     ap.add_argument("--perf-parents", action="store_true",
                     help="print the regex compare/guest-run gives `perf report --parent` for the "
                          "drivers' own share (every target's own functions, from DIR's "
@@ -127,6 +130,12 @@ def main(argv):
         ap.error("give one results folder (DIR)")
     if not os.path.isdir(a.dir):
         ap.error(f"no results folder '{a.dir}'")
+    if a.stack_ladder:
+        from sections import ladder
+        if not os.path.isfile(os.path.join(a.dir, "meta.json")):
+            ap.error(f"--stack-ladder: '{a.dir}' has no meta.json (not a tools/stack-ladder folder)")
+        ladder.stack_ladder_main(a.dir)
+        return 0
     if a.publish and not os.path.isdir(a.publish):
         ap.error(f"--publish: no folder '{a.publish}' (give an existing folder, e.g. docs/)")
     run = write(a.dir, a.publish)

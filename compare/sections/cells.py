@@ -150,6 +150,14 @@ def latency_plot(run, plots):
     ax.set_yticklabels([t for t, _ in lat], fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
+    lo, hi = min(c["lat_mean_us"] for _, c in lat), max(c["lat_mean_us"] for _, c in lat)
+    ax.set_xlim(lo / 2, hi * 3)
+    for y, (_, c) in zip(ys, lat):
+        ax.text(c["lat_mean_us"], y, f" {fmt(c['lat_mean_us'])}", va="center", fontsize=7)
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.xaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("µs" + (" of guest time (exact clock: thousands of instructions)"
                           if run.exact else " (host time)"), fontsize=8)
     ax.set_title("4k randread at queue depth 1 (libaio, kernel defaults)", fontsize=9)
@@ -182,9 +190,9 @@ def iops_plot(run, plots):
                     label=words.get(p, p))
         ax.set_yticks([j + h * (len(ps) - 1) / 2 for j in range(len(ts))])
         ax.set_yticklabels(ts, fontsize=8)
-        ax.invert_yaxis()
         ax.set_xlabel("kIOPS" + (" (= 10^6 / instructions per I/O)" if run.exact else ""),
                       fontsize=8)
         ax.set_title(s.replace("-", " "), fontsize=9)
         ax.legend(fontsize=7)
+    axs[0][0].invert_yaxis()  # shared: once for both
     return plots.save(fig, "iops.png")

@@ -3,11 +3,13 @@
 kernel storage stack built over ramlld's mq disk, each rung's figures, its increment over the
 rung it is built on, and that increment split by layer from the rung's perf profile."""
 
+import json
 import os
 import re
 
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
+from lib.results import fio_run_metrics
 
 TITLE = "Cost ladder"
 
@@ -24,7 +26,10 @@ RUNGS = [
     ("NVMe/TCP", "nvme-tcp", "ramlld-mq"),
     ("NVMe/RDMA", "nvme-rdma", "ramlld-mq"),
     ("nvme-loop", "nvme-loop", "ramlld-mq"),
+    ("LIO rd_mcp", "lio", None),
 ]
+# tools/stack-ladder's rung names (its folder: RUNG-SECTION.json) -> the targets above
+STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-scsi", "lio-rd": "lio"}
 # (title, workload, section) of the ladder's columns, under the default profile
 CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
          ("4k randread QD32", "qd32", "randread-4k-qd32"),
@@ -154,7 +159,7 @@ def markdown(sec, notes):
                          _signed(v.get("d_lat_us"), False) if "d_lat_us" in v else "-",
                          fmt(v.get("iops_ratio"), 2)])
         if rows:
-            L.append(f"### {title}")
+            L += [f"### {title}", ""]
             L.append(md_table(["rung", "target", "IOPS", "mean lat µs", "p50 µs", "p99 µs",
                                "p99.9 µs", unit, "over", f"Δ {unit}", "Δ mean lat µs",
                                "IOPS / over"], rows))
@@ -220,18 +225,60 @@ def plot(sec, plots):
     cols = [(t, v) for t, v in cols if v]
     if not cols:
         return None
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
     fig, axs = plots.plt.subplots(1, len(cols), figsize=(4.2 * len(cols), 4), squeeze=False)
     for ax, (title, vals) in zip(axs[0], cols):
         ax.barh([r for r, _ in vals][::-1], [v for _, v in vals][::-1], color="tab:blue")
         for i, (_, v) in enumerate(vals[::-1]):
             ax.text(v, i, " " + _cost(v, sec["exact"]), va="center", fontsize=7)
         ax.set_xlim(0, max(v for _, v in vals) * 1.3)
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        if sec["exact"]:
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1e3:,.0f}k"))
         ax.set_title(title, fontsize=9)
         ax.set_xlabel(sec["unit"].replace("instr/IO", "instructions per I/O"), fontsize=8)
         ax.tick_params(labelsize=8)
     fig.suptitle("The cost ladder: ramlld's store through each layer and stack (profile default)",
                  fontsize=9)
     return plots.save(fig, "ladder.png")
+
+
+def from_stack_ladder(d):
+    """The ladder of a tools/stack-ladder folder (meta.json, RUNG-SECTION.json fio runs,
+    RUNG-SECTION.cpu busy CPU seconds) and its notes: the same section as the report's."""
+    with open(os.path.join(d, "meta.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    exact = "icount" in meta.get("clock", "")
+    idx = {}
+    for rung in meta["rungs"]:
+        t = STACK_LADDER.get(rung, rung)
+        for _, w, s in CELLS:
+            path = os.path.join(d, f"{rung}-{s}.json")
+            if not os.path.exists(path):
+                continue
+            with open(path, encoding="utf-8") as f:
+                m = fio_run_metrics(json.load(f))
+            with open(path[:-len(".json")] + ".cpu", encoding="utf-8") as f:
+                busy = float(f.read().split()[0])
+            m.update(n=1, determinism=None,
+                     instr_per_io=1e9 / m["iops"] if exact and m["iops"] else None,
+                     cpu_us_per_io_stat=busy * 1e6 / m["ios"] if m["ios"] else None)
+            idx[(t, PROFILE, w, s)] = m
+    notes = [{"kind": "skip", "target": STACK_LADDER.get(r, r), "text": why}
+             for r, why in meta.get("skipped", {}).items()]
+    return section(d, idx, {}, exact), meta, notes
+
+
+def stack_ladder_main(d):
+    """tools/stack-ladder --report DIR: DIR/ladder.md and DIR/ladder.json, the table printed."""
+    sec, meta, notes = from_stack_ladder(d)
+    L = [f"# The cost ladder ({meta['kernel']}, {meta['cpus']} CPUs, {meta['clock']}; "
+         f"{meta['runtime']} s runs after {meta['ramp']} s ramp)", ""] + markdown(sec, notes)
+    with open(os.path.join(d, "ladder.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+    with open(os.path.join(d, "ladder.json"), "w", encoding="utf-8") as f:
+        json.dump(sec, f, indent=1, default=str)
+    print("\n".join(L))
 
 
 def compute(run):

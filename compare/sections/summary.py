@@ -49,20 +49,20 @@ def path_rows(run):
             if c and c.get(key) is not None:
                 got[path] = c
         bio = got.get("bio") or run.cell("ramlld-bio", prof or "default", *CELL)
-        below = None
-        for path, _ in PATHS:
+        for i, (path, _) in enumerate(PATHS):
             c = got.get(path)
             if not c:
                 continue
+            below = PATHS[i - 1][0] if i else None
             lower = got.get(below) if below else None
-            if not prof and lower is None and below:
-                lower = run.cell(dict(PATHS)[below], "default", *CELL)
+            if below and lower is None and not prof:
+                # bio has no polled queue: polled mq is over bio under the defaults
+                lower = run.cell(PATHS[i - 1][1], "default", *CELL)
             rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['profile']})" if not prof else ""),
                          conf, fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
                          fmt(c["iops"] / bio["iops"], 2) if bio and bio.get("iops") else "-",
-                         signed(c[key] - lower[key], None if run.exact else 2)
-                         + f" over {below}" if lower else "-"])
-            below = path
+                         signed(c[key] - lower[key], None if run.exact else 2) + f" over {below}"
+                         if lower and lower.get(key) is not None else "-"])
     lad = ladder.compute(run)
     for r in (lad or {}).get("rows", []):
         if r["target"] in dict(PATHS).values():
