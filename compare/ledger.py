@@ -190,7 +190,7 @@ def biggest_moves(r, n=2):
 def markdown(res, title="Per-core ledger"):
     m = res["meta"]
     unit = "instructions/IO" if res["exact"] else "IOPS"
-    L = [f"# {title} (issue 20)", ""]
+    L = [f"# {title}", ""]
     L.append(f"Kernel {m.get('kernel', '?')}, {m.get('cpus', '?')} vCPU, clock "
              f"{m.get('clock', '?')}, QEMU {m.get('qemu') or '?'}, {m.get('fio', '?')}; "
              f"{m.get('runtime', '?')} s counted per row, perf over {m.get('perf_runtime', '?')} s "
@@ -251,7 +251,7 @@ def kernels_markdown(root):
         for r in (res or {}).get("rows", []):
             if r["id"] not in ids:
                 ids.append(r["id"])
-    L = ["# Per-core ledger per kernel (issue 20)", ""]
+    L = ["# Per-core ledger per kernel", ""]
     L.append(f"Command: `{meta.get('command', '?')}`, {meta.get('date', '?')}, git "
              f"{meta.get('git', '?')}. Per kernel: compare/ledger-guest in one 1-vCPU guest; each "
              "folder has its own ledger.md with the stage split.")

@@ -11,7 +11,8 @@ CELL = ("qd32", "randread-4k-qd32")
 # (configuration, profile, target suffix) of the path table's ramlld rows
 CONFIGS = [("kernel's defaults", "default", ""),
            ("seed 001's tuning: none, rq_affinity=2, add_random=0", "seed-001", ""),
-           ("polled (io_uring hipri, poll_queues=1), cheapest profile", None, "-poll")]
+           ("polled: io_uring hipri on poll_queues=1, the cheapest section", None, "-poll")]
+POLL_COMMAND = "compare/run --targets ramlld-mq-poll,ramlld-scsi-poll --only percore"
 PATHS = [("bio", "ramlld-bio"), ("mq", "ramlld-mq"), ("sd", "ramlld-scsi")]
 SEEDS = [seed000, seed001, seed002, seed003, seed004]
 # each seed's claim in a line, and what this run's ratio is of
@@ -43,8 +44,10 @@ def path_rows(run):
             if prof:
                 c = run.cell(t, prof, *CELL)
             else:
-                cs = [c for p in run.profiles for c in [run.cell(t + suffix, p, *CELL)]
-                      if c and c.get(key) is not None]
+                # polled: the percore workload's io_uring hipri sections on the -poll targets
+                cs = [c for c in run.cells if c["target"] == t + suffix and c["workload"] == "percore"
+                      and ("hipri" in c["section"] or c["section"] == "peak")
+                      and c.get(key) is not None]
                 c = min(cs, key=lambda c: c[key]) if cs else None
             if c and c.get(key) is not None:
                 got[path] = c
@@ -58,11 +61,13 @@ def path_rows(run):
             if below and lower is None and not prof:
                 # bio has no polled queue: polled mq is over bio under the defaults
                 lower = run.cell(PATHS[i - 1][1], "default", *CELL)
-            rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['profile']})" if not prof else ""),
+            rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['section']})" if not prof else ""),
                          conf, fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
                          fmt(c["iops"] / bio["iops"], 2) if bio and bio.get("iops") else "-",
                          signed(c[key] - lower[key], None if run.exact else 2) + f" over {below}"
                          if lower and lower.get(key) is not None else "-"])
+        if not prof and not got:
+            rows.append(["ramlld mq, sd", conf, f"not in this run: `{POLL_COMMAND}`", "-", "-", "-"])
     lad = ladder.compute(run)
     for r in (lad or {}).get("rows", []):
         if r["target"] in dict(PATHS).values():

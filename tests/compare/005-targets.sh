@@ -18,7 +18,7 @@ python3 - "$TOP/compare" "$dir/list.tsv" "${files[@]}" << 'EOF' || fail "the tar
 import os, sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
-import report
+from lib import results as report  # the one reader of a results folder and the target files
 listed = [line.rstrip("\n").split("\t") for line in open(sys.argv[2])]
 names = sorted(f[:-3] for f in sys.argv[3:])
 if sorted(r[0] for r in listed) != names:
@@ -77,7 +77,7 @@ python3 - "$TOP/compare" "$dir/res" << 'EOF' || fail "report.py does not see the
 import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
-import report
+from lib import results as report  # the one reader of a results folder and the target files
 t = report.load_targets(sys.argv[2])["brd-copy"]
 assert t["desc"] == "a second brd, for the test" and t["group"] == "block", t
 order = sorted(report.load_targets(sys.argv[2]), key=report.torder(report.load_targets(sys.argv[2])))
