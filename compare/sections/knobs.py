@@ -12,6 +12,11 @@ if HERE not in sys.path:
 import knobs  # noqa: E402  (compare/knobs.py: the measurement and its analysis)
 
 
+def noise(floor, b, v, w_noise):
+    """The band within which an IOPS change is no effect (knobs.effect's rule), in %."""
+    return max(floor, 2 * max(b["spread"] or 0, v["spread"] or 0, w_noise or 0))
+
+
 def effects(run):
     """[(workload, knob, change, {"mq": (pct, words), "sd": (pct, words)})]: each knob changed
     alone from the kernel's defaults to seed 001's value, its IOPS change on mq and on sd."""
@@ -31,7 +36,8 @@ def effects(run):
                         b, v = cells.get((base, fe)), cells.get((name, fe))
                         if b and v:
                             got[label] = knobs.effect((b["iops"], b["spread"]),
-                                                      (v["iops"], v["spread"]), floor, a["noise"])
+                                                      (v["iops"], v["spread"]), floor, a["noise"]) \
+                                + (noise(floor, b, v, a["noise"]),)
                     if got:
                         out.append((workload, knob, f"{knobs.DEFAULT[knob]} → {to}", got))
             for name, label in (("seed-001", "all three (seed 001's tuning)"),):
@@ -40,7 +46,7 @@ def effects(run):
                     b, v = cells.get(("default", fe)), cells.get((name, fe))
                     if b and v:
                         got[fl] = knobs.effect((b["iops"], b["spread"]), (v["iops"], v["spread"]),
-                                               floor, a["noise"])
+                                               floor, a["noise"]) + (noise(floor, b, v, a["noise"]),)
                 if got:
                     out.append((workload, label, "defaults → seed 001's", got))
         return out
@@ -52,11 +58,15 @@ def plot(run, plots):
     if not eff or plots.plt is None:
         return None
     works = sorted({e[0] for e in eff})
-    fig, axs = plots.plt.subplots(1, len(works), figsize=(5.5 * len(works), 3.6), squeeze=False)
+    fig, axs = plots.plt.subplots(1, len(works), figsize=(5 * len(works) + 2, 3.6), squeeze=False)
     for ax, w in zip(axs[0], works):
         rows = [e for e in eff if e[0] == w]
         labels = [f"{e[1]} {e[2]}" if not e[1].startswith("all") else e[1] for e in rows]
         ys = range(len(rows))
+        for y, e in zip(ys, rows):
+            band = max(x[2] for x in e[3].values())
+            ax.barh(y, 2 * band, 0.9, left=-band, color="0.9",
+                    label="no effect: within the noise" if y == 0 else None)
         for k, (fe, col, off) in enumerate((("mq", "tab:blue", -0.2), ("sd", "tab:orange", 0.2))):
             vals = [e[3].get(fe, (0, ""))[0] for e in rows]
             ax.barh([y + off for y in ys], vals, 0.4, color=col,
@@ -67,7 +77,7 @@ def plot(run, plots):
         ax.invert_yaxis()
         ax.set_xlabel("IOPS change over the kernel's defaults (%)", fontsize=8)
         ax.set_title(f"knobs one at a time, workload {w}", fontsize=9)
-        ax.legend(fontsize=7)
+    axs[0][-1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
     return plots.save(fig, "knobs.png")
 
 
