@@ -22,9 +22,6 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
 # into a results folder's targets.tsv (one line a target: name, then these).
 TARGET_KEYS = ["desc", "group", "order", "levels", "load", "precondition", "own-functions"]
-# Keys of a target file's header the report reads from the file itself: which report sections
-# and benches it joins ("# report: ladder=sd:ramlld-mq" and the like).
-REPORT_KEYS = ["report"]
 
 
 def read_env(path):
@@ -101,18 +98,6 @@ def load_targets(root=None):
     for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
         targets[os.path.basename(path)[:-3]] = read_target_file(path)
     return targets
-
-
-def report_roles():
-    """target -> {section: value} from the '# report:' header line of each target file, e.g.
-    '# report: ladder=sd<ramlld-mq summary=sd': which report sections a target joins and how."""
-    roles = {}
-    for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
-        h = read_target_file(path, REPORT_KEYS)
-        if h.get("report"):
-            roles[os.path.basename(path)[:-3]] = dict(
-                kv.split("=", 1) for kv in h["report"].split() if "=" in kv)
-    return roles
 
 
 def torder(targets):
