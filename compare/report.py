@@ -19,7 +19,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.perf import perf_parents  # noqa: E402
+from lib.perf import breakdown, perf_parents  # noqa: E402
 from lib.results import METRICS, QUEUE_KEYS, load, load_targets  # noqa: E402
 
 
@@ -87,7 +87,8 @@ def write(root, publish=None):
     with open(os.path.join(root, "results.json"), "w") as f:
         json.dump({"meta": run.meta, "notes": run.notes, "targets": run.targets,
                    "target_meta": run.target_meta, "profiles": run.profiles,
-                   "exact": run.exact, "clock": run.clock, "cells": run.cells}, f, indent=1,
+                   "exact": run.exact, "clock": run.clock, "cells": run.cells,
+                   "breakdown": breakdown(run)}, f, indent=1,
                   default=str)
     if publish:
         pdir = os.path.join(publish, "results")
