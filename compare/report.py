@@ -98,11 +98,15 @@ def write(root, publish=None):
                 os.remove(os.path.join(pdir, old))
         prun = load(root)
         pplots = Plots(pdir, "results/")
-        intro = [f"Generated from one results folder (`{os.path.basename(os.path.abspath(root))}`) "
+        intro = [f"Generated from one results folder (`{os.path.basename(os.path.realpath(root))}`) "
                  "by `compare/run --report DIR --publish docs/`; its plots are in "
                  "docs/results/. The same report, self-contained, is DIR/report.html.", ""]
+        if not prun.meta.get("host_ended"):
+            intro += ["**The run was stopped before its end** (its meta.env has no end): every "
+                      "section shows the cells it measured, and only those.", ""]
+        level = prun.meta.get("level_name") or prun.meta.get("level") or "a run"
         with open(os.path.join(publish, "results.md"), "w", encoding="utf-8") as f:
-            f.write(markdown(prun, pplots, "# Results: one exact default-level run", intro))
+            f.write(markdown(prun, pplots, f"# Results: {level.split(' (')[0]}", intro))
     return run
 
 

@@ -178,7 +178,7 @@ def iops_plot(run, plots):
         return None
     ts = [t for t in run.targets if any(run.cell(t, p, "qd32", s) for p in run.profiles
                                         for s in secs)]
-    fig, axs = plots.plt.subplots(1, len(secs), figsize=(6 * len(secs), max(3, 0.3 * len(ts) + 1.5)),
+    fig, axs = plots.plt.subplots(1, len(secs), figsize=(5 * len(secs) + 3, max(3, 0.3 * len(ts) + 1.5)),
                                   squeeze=False, sharey=True)
     for ax, s in zip(axs[0], secs):
         ps = [p for p in run.profiles if any(run.cell(t, p, "qd32", s) for t in ts)]
@@ -193,6 +193,6 @@ def iops_plot(run, plots):
         ax.set_xlabel("kIOPS" + (" (= 10^6 / instructions per I/O)" if run.exact else ""),
                       fontsize=8)
         ax.set_title(s.replace("-", " "), fontsize=9)
-        ax.legend(fontsize=7)
+    axs[0][-1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
     axs[0][0].invert_yaxis()  # shared: once for both
     return plots.save(fig, "iops.png")

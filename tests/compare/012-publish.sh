@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and the seed verdicts ("not decidable on this clock" where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
+# where: host
+# requires: python3
+. "$TOP/tests/lib.sh"
+
+fixture=$TOP/tests/compare/fixtures/exact-small
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cp -r "$fixture" "$dir/run"  # the folder's own name is in results.md
+mv "$dir/run" "$dir/exact-small"
+ln -s exact-small "$dir/run"
+mkdir "$dir/docs"
+"$TOP/compare/run" --report "$dir/run" --publish "$dir/docs" > "$dir/out.txt" 2>&1 ||
+	{ cat "$dir/out.txt"; fail "compare/run --report --publish failed"; }
+cmp "$fixture.md" "$dir/docs/results.md" ||
+	{ diff "$fixture.md" "$dir/docs/results.md" | head -40; fail "results.md differs from tests/compare/fixtures/exact-small.md"; }
+echo "ok: results.md rebuilt byte for byte ($(wc -l < "$dir/docs/results.md") lines)"
+cp "$dir/run/report.md" "$dir/first.md"
+"$TOP/compare/run" --report "$dir/run" > /dev/null 2>&1 || fail "the second --report failed"
+cmp "$dir/first.md" "$dir/run/report.md" || fail "report.md of the same folder differs between two runs"
+echo "ok: report.md of the same folder twice: the same bytes"
+
+py=python3
+! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+"$py" - "$dir" "$TOP" << 'EOF' || fail "the published report"
+import os, re, subprocess, sys
+d, top = sys.argv[1], sys.argv[2]
+md = open(os.path.join(d, "docs/results.md"), encoding="utf-8").read()
+links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
+assert links, "results.md shows no plot"
+for ln in links:
+    f = os.path.join(d, "docs", ln)
+    assert ln.startswith("results/") and os.path.isfile(f), f"{ln}: not a file in docs/results/"
+    assert open(f, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"{ln} is not a PNG"
+print(f"ok: every plot results.md links is a PNG in docs/results/: {', '.join(links)}")
+# the summary: the first screen, its four parts
+rep = open(os.path.join(d, "run/report.md"), encoding="utf-8").read().splitlines()
+head = rep[:60]
+assert "## Summary" in head and "## Environment" not in head[:3], head[:5]
+i = head.index("## Summary")
+end = next((k for k, x in enumerate(rep) if x.startswith("## ") and k > i), len(rep))
+assert end <= 60, f"the summary is {end} lines (60 at most)"
+first30 = "\n".join(rep[:30])
+for want in ("| ramlld bio | kernel's defaults |", "| ramlld mq | kernel's defaults |",
+             "| knob | change |", "| rq_affinity | 1 → 2 |"):
+    assert want in first30, f"the first 30 lines lack {want!r}"
+summary = "\n".join(rep[i:end])
+for want in ("seed 001's tuning: none, rq_affinity=2, add_random=0", "| the post's claim | measured here | verdict |",
+             "**not decidable on this clock**: an interrupt CPU saturating needs CPUs running at once",
+             "`compare/run --host DEV --only seed-001 --clock host`", "![ladder.png](ladder.png)"):
+    assert want in summary, f"the summary lacks {want!r}"
+print(f"ok: the summary is lines {i + 1}-{end}: paths, knobs and bio vs sd in the first 30, seeds, the ladder")
+out = open(os.path.join(d, "out.txt"), encoding="utf-8").read()
+row = next(x for x in rep[i:end] if x.startswith("| ramlld mq | kernel's defaults |"))
+assert row in out and "## Summary" in out, "compare/run did not print the summary"
+print(f"ok: compare/run printed the summary ({row})")
+# report.html: the same sections, every plot embedded
+html = open(os.path.join(d, "run/report.html"), encoding="utf-8").read()
+heads = [x[3:] for x in rep if x.startswith("## ")]
+got = re.findall(r"<h2>(.*?)</h2>", html)
+assert len(got) == len(heads), f"report.html has {len(got)} sections, report.md {len(heads)}"
+srcs = re.findall(r'src="([^"]*)"', html)
+assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs), "report.html links a file"
+assert len(srcs) == len(re.findall(r"^!\[", "\n".join(rep), re.M)), "report.html lacks a plot"
+print(f"ok: report.html: {len(got)} sections, {len(srcs)} plots embedded, nothing linked")
+# the project's docs/results.md shows only plots tracked in git
+doc = open(os.path.join(top, "docs/results.md"), encoding="utf-8").read()
+tracked = set(subprocess.run(["git", "-C", top, "ls-files", "docs"], capture_output=True,
+                             text=True, check=True).stdout.split())
+missing = [ln for ln in re.findall(r"!\[[^]]*\]\(([^)]+)\)", doc) if "docs/" + ln not in tracked]
+assert not missing, f"docs/results.md links plots not in git: {missing}"
+print("ok: every plot docs/results.md links is tracked")
+EOF
+
+# bad --publish use: exit 2, the message naming what is wrong, nothing written
+refused() { # WANT ARGS...
+	local want=$1 msg rc=0
+	shift
+	msg=$("$TOP/compare/run" "$@" 2>&1) || rc=$?
+	expect_eq "compare/run $*: exit status" 2 "$rc"
+	grep -qF -- "$want" <<< "$msg" || fail "compare/run $*: message lacks '$want': $msg"
+}
+refused "--publish goes with --report DIR" --publish "$dir/docs2"
+refused "--publish: no folder '$dir/nosuch'" --report "$dir/run" --publish "$dir/nosuch"
+if [ -e "$dir/docs2" ] || [ -e "$dir/nosuch" ]; then
+	fail "a refused --publish wrote a folder"
+fi
+echo "ok: --publish without --report and into a missing folder refused, nothing written"
