@@ -13,13 +13,14 @@ EXACT_AGREE_PCT = 0.5
 EXACT_NO_DIFFERENCE = 2 * EXACT_AGREE_PCT / 100
 
 
-def _t():
+def t_ppf(q, df):
+    """Student's t quantile (SciPy's special function: scipy.stats is slow to load under TCG)."""
     try:
-        from scipy import stats
+        from scipy.special import stdtrit
     except ImportError:
         sys.exit("report.py: Student's t needs SciPy: apt-get install python3-scipy "
                  "(tools/deps), and run Debian's python3")
-    return stats.t
+    return float(stdtrit(df, q))
 
 
 def mean_sd(xs):
@@ -46,14 +47,14 @@ def interval95(r, sd, n):
     """Two-sided 95 % interval r ± t·sd/√n, Student's t with n - 1 degrees of freedom."""
     if r is None or n < 2:
         return None, None
-    half = float(_t().ppf(0.975, n - 1)) * (sd or 0) / math.sqrt(n)
+    half = t_ppf(0.975, n - 1) * (sd or 0) / math.sqrt(n)
     return r - half, r + half
 
 
 def mean_bounds95(xs):
     """One-sided 95 % confidence bounds (lower, upper) on the mean of xs (n >= 2)."""
     m, sd = mean_sd(xs)
-    half = float(_t().ppf(0.95, len(xs) - 1)) * sd / math.sqrt(len(xs))
+    half = t_ppf(0.95, len(xs) - 1) * sd / math.sqrt(len(xs))
     return m - half, m + half
 
 

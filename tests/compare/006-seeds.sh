@@ -3,7 +3,7 @@
 # what: each seed section of the compare report (000-004) at a tiny scale: its claim line gives the post's figures, its table, plot data and verdict hold the figures recomputed from the raw runs (seed 001's text names what ran), its plot is a PNG, and the verdict follows the measured values when they are rewritten
 # where: guest
 # requires: fio python3 dd taskset
-# timeout: 900
+# timeout: 1800
 . "$TOP/tests/lib.sh"
 
 # One results folder, filled by one guest-run per target, each with only the sections its seeds
