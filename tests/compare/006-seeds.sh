@@ -200,8 +200,8 @@ for n in (1, 4):
     m = mean(runs("lio", "default", "seed-000", f"randrw-25w-{n}lun"))
     row = next((r for r in rows if (r["target"], r["writes"], r["LUNs"]) == ("lio", "25w", str(n))), None)
     assert row, f"seed 000: no row for lio at {n} LUNs"
-    assert row["IOPS"].startswith(f"{m:,.0f}"), f"seed 000: IOPS {row['IOPS']} != raw mean {m:,.0f}"
-    assert row["IOPS per LUN"] == f"{m / n:,.0f}", f"seed 000: per LUN {row['IOPS per LUN']} != {m / n:,.0f}"
+    assert row["IOPS"].startswith(fmt(m)), f"seed 000: IOPS {row['IOPS']} != raw mean {fmt(m)}"
+    assert row["IOPS per LUN"] == fmt(m / n), f"seed 000: per LUN {row['IOPS per LUN']} != {fmt(m / n)}"
     usr, sys_ = (float(x) for x in row["CPU usr / sys % (/proc/stat)"].split(" / "))
     assert 0 <= usr <= 100 and 0 < sys_ <= 100, f"seed 000: CPU split {usr} / {sys_}"
     x1 = m / mean(runs("lio", "default", "seed-000", "randrw-25w-1lun"))
