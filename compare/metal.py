@@ -137,11 +137,11 @@ def markdown(root):
         return []
     fx = facts(root)
     L = ["## Bare metal: the host's clock and its hardware counters",
-         f"Ran on this machine's own kernel (`compare/bare-metal`: it loaded each target's module "
-         f"and unloaded it after). The clock is the host's: every rate moves with the CPU's "
-         f"frequency, its idle states and whatever else runs, so the repeats ran in interleaved "
-         f"rounds (round r ran repeat r of every target) and each cell's IOPS carry the 95 % "
-         f"bounds of their mean over the rounds.", ""]
+         "Ran on this machine's own kernel (`compare/bare-metal`: it loaded each target's module "
+         "and unloaded it after). The clock is the host's: every rate moves with the CPU's "
+         "frequency, its idle states and whatever else runs, so the repeats ran in interleaved "
+         "rounds (round r ran repeat r of every target) and each cell's IOPS carry the 95 % "
+         "bounds of their mean over the rounds.", ""]
     if fx:
         b, a = fx
         states = [x.split(" ", 3)[3] for x in b if x.startswith("cpuidle cpu0 state")]
