@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * device.c - devices and groups: their configuration check, their creation
- * and removal with every front end, and the one disk set-up of the bio and
- * blk-mq front ends.
+ * device.c - devices and groups: their creation and removal with every
+ * front end, and the one disk set-up of the bio and blk-mq front ends.
  *
  * Nothing here is on the I/O path: ramlld_lock serialises creation,
  * removal and the SCSI front end's (un)registration.
@@ -22,12 +21,6 @@
 #include "ramlld.h"
 #include "compat.h"
 
-/* The largest store: 1 TiB (its page table alone is 2 GiB). */
-#define RAMLLD_MAX_CAPACITY_MB		(1024UL * 1024)
-#define RAMLLD_MAX_QUEUE_DEPTH		4096
-#define RAMLLD_MAX_COMPLETION_NSEC	NSEC_PER_SEC
-#define RAMLLD_SCSI_MAX_LUNS_PER_TGT	256
-#define RAMLLD_SCSI_MAX_CAN_QUEUE	4096
 #define RAMLLD_DISK_MINORS		16	/* partitions per disk */
 
 /* See ramlld.h: creation, removal, SCSI (un)registration; never on the I/O path. */
@@ -46,214 +39,6 @@ static const struct ramlld_scsi_ops *ramlld_scsi_ops_locked(void)
 {
 	return rcu_dereference_protected(ramlld_scsi_ops,
 					 lockdep_is_held(&ramlld_lock));
-}
-
-unsigned int ramlld_config_pbs(const struct ramlld_config *cfg)
-{
-	return cfg->physical_block_size ? cfg->physical_block_size :
-					  cfg->sector_size;
-}
-EXPORT_SYMBOL_GPL(ramlld_config_pbs);
-
-/* luns_per_tgt as used: 0 is nr / num_tgts rounded up. */
-static unsigned int ramlld_config_lpt(const struct ramlld_config *cfg,
-				      unsigned int nr)
-{
-	return cfg->luns_per_tgt ? cfg->luns_per_tgt :
-				   DIV_ROUND_UP(nr, cfg->num_tgts);
-}
-
-#define ramlld_cfg_err(prefix, name, fmt, ...)				\
-	pr_err("%s" name "=" fmt, prefix, ##__VA_ARGS__)
-
-int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
-			const char *p)
-{
-	unsigned int pbs = ramlld_config_pbs(cfg);
-
-	if (!cfg->modes || cfg->modes & ~RAMLLD_MODE_ALL) {
-		ramlld_cfg_err(p, "mode",
-			       "%#x is invalid: allowed are bio (alias block), mq, scsi, all, or a comma list of them\n",
-			       cfg->modes);
-		return -EINVAL;
-	}
-	if (cfg->capacity_mb < 1 || cfg->capacity_mb > RAMLLD_MAX_CAPACITY_MB) {
-		ramlld_cfg_err(p, "capacity_mb",
-			       "%lu is invalid: allowed 1-%lu\n",
-			       cfg->capacity_mb, RAMLLD_MAX_CAPACITY_MB);
-		return -EINVAL;
-	}
-	if (cfg->sector_size != 512 && cfg->sector_size != 1024 &&
-	    cfg->sector_size != 2048 && cfg->sector_size != 4096) {
-		ramlld_cfg_err(p, "sector_size",
-			       "%u is invalid: allowed 512, 1024, 2048, 4096\n",
-			       cfg->sector_size);
-		return -EINVAL;
-	}
-	if (!is_power_of_2(pbs) || pbs < cfg->sector_size || pbs > 65536) {
-		ramlld_cfg_err(p, "physical_block_size",
-			       "%u is invalid: allowed 0 or a power of two from sector_size (%u) to 65536\n",
-			       cfg->physical_block_size, cfg->sector_size);
-		return -EINVAL;
-	}
-	if (cfg->irqmode > RAMLLD_IRQ_TIMER) {
-		ramlld_cfg_err(p, "irqmode",
-			       "%u is invalid: allowed 0 (inline), 1 (softirq), 2 (timer)\n",
-			       cfg->irqmode);
-		return -EINVAL;
-	}
-	if (cfg->completion_nsec > RAMLLD_MAX_COMPLETION_NSEC) {
-		ramlld_cfg_err(p, "completion_nsec",
-			       "%lu is invalid: allowed 0-%lu\n",
-			       cfg->completion_nsec, RAMLLD_MAX_COMPLETION_NSEC);
-		return -EINVAL;
-	}
-	if (cfg->hw_queue_depth < 1 || cfg->hw_queue_depth > RAMLLD_MAX_QUEUE_DEPTH) {
-		ramlld_cfg_err(p, "hw_queue_depth",
-			       "%u is invalid: allowed 1-%u\n",
-			       cfg->hw_queue_depth, RAMLLD_MAX_QUEUE_DEPTH);
-		return -EINVAL;
-	}
-	if (cfg->nr_hw_queues > nr_cpu_ids) {
-		ramlld_cfg_err(p, "nr_hw_queues",
-			       "%u is invalid: allowed 0 (one per CPU) to %u\n",
-			       cfg->nr_hw_queues, nr_cpu_ids);
-		return -EINVAL;
-	}
-	if (cfg->num_tgts < 1 || cfg->num_tgts > nr) {
-		ramlld_cfg_err(p, "num_tgts",
-			       "%u is invalid: allowed 1-nr_devices (%u)\n",
-			       cfg->num_tgts, nr);
-		return -EINVAL;
-	}
-	if (ramlld_config_lpt(cfg, nr) > RAMLLD_SCSI_MAX_LUNS_PER_TGT ||
-	    ramlld_config_lpt(cfg, nr) * cfg->num_tgts < nr) {
-		ramlld_cfg_err(p, "luns_per_tgt",
-			       "%u is invalid: allowed 0 or 1-%u with num_tgts * luns_per_tgt >= nr_devices (%u)\n",
-			       cfg->luns_per_tgt, RAMLLD_SCSI_MAX_LUNS_PER_TGT, nr);
-		return -EINVAL;
-	}
-	if (cfg->can_queue < 1 || cfg->can_queue > RAMLLD_SCSI_MAX_CAN_QUEUE) {
-		ramlld_cfg_err(p, "can_queue",
-			       "%u is invalid: allowed 1-%u\n",
-			       cfg->can_queue, RAMLLD_SCSI_MAX_CAN_QUEUE);
-		return -EINVAL;
-	}
-	if (cfg->cmd_per_lun > cfg->can_queue) {
-		ramlld_cfg_err(p, "cmd_per_lun",
-			       "%u is invalid: allowed 0-can_queue (%u)\n",
-			       cfg->cmd_per_lun, cfg->can_queue);
-		return -EINVAL;
-	}
-	if (cfg->submit_queues > nr_cpu_ids) {
-		ramlld_cfg_err(p, "submit_queues",
-			       "%u is invalid: allowed 0 (one per CPU) to %u\n",
-			       cfg->submit_queues, nr_cpu_ids);
-		return -EINVAL;
-	}
-	if (cfg->poll_queues > nr_cpu_ids) {
-		ramlld_cfg_err(p, "poll_queues",
-			       "%u is invalid: allowed 0 (no polling) to %u\n",
-			       cfg->poll_queues, nr_cpu_ids);
-		return -EINVAL;
-	}
-	if (cfg->poll_queues && (cfg->modes & RAMLLD_MODE_SCSI) &&
-	    !RAMLLD_HAVE_SCSI_MQ_POLL) {
-		ramlld_cfg_err(p, "poll_queues",
-			       "%u is invalid with mode=scsi on this kernel: SCSI hosts poll from 5.13 (->mq_poll); allowed 0\n",
-			       cfg->poll_queues);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * A comma list of names (blanks around each ignored, a newline ends the
- * list) into the OR of their bits (BIT(i) without bits); "" gives 0. The
- * one parser of mode= and eh_fail=: -EINVAL for an unknown or empty name.
- */
-static int ramlld_parse_list(const char *val, const char * const *names,
-			     const unsigned long *bits, unsigned int n,
-			     unsigned long *out)
-{
-	size_t len = val ? strcspn(val, "\n") : 0;
-	unsigned long m = 0;
-	char buf[96], *s, *tok;
-	int i;
-
-	if (!val || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, val, len);
-	buf[len] = '\0';
-	s = buf;
-	while ((tok = strsep(&s, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok && !s && !m)
-			break;		/* "": none */
-		i = match_string(names, n, tok);
-		if (i < 0)
-			return -EINVAL;
-		m |= bits ? bits[i] : BIT(i);
-	}
-	*out = m;
-	return 0;
-}
-
-static const char * const ramlld_mode_names[] = {
-	"bio", "block", "mq", "scsi", "all",
-};
-
-static const unsigned long ramlld_mode_bits[ARRAY_SIZE(ramlld_mode_names)] = {
-	RAMLLD_MODE_BIO, RAMLLD_MODE_BIO, RAMLLD_MODE_MQ, RAMLLD_MODE_SCSI,
-	RAMLLD_MODE_ALL,
-};
-
-int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name)
-{
-	unsigned long m;
-
-	if (!ramlld_parse_list(arg, ramlld_mode_names, ramlld_mode_bits,
-			       ARRAY_SIZE(ramlld_mode_names), &m) && m) {
-		*modes = m;
-		return 0;
-	}
-	pr_err("%s=%.*s is invalid: allowed are bio (alias block), mq, scsi, all, or a comma list of them\n",
-	       name, arg ? (int)min_t(size_t, strcspn(arg, "\n"), 96) : 6,
-	       arg ? arg : "(null)");
-	return -EINVAL;
-}
-
-int ramlld_parse_eh_fail(const char *val, unsigned long *eh_fail,
-			 const char *name)
-{
-	if (!ramlld_parse_list(val, ramlld_scsi_eh_names, NULL, RAMLLD_EH_COUNT,
-			       eh_fail))
-		return 0;
-	pr_err("%s=%.*s is invalid: allowed a comma list of abort, device_reset, target_reset, bus_reset, host_reset, or an empty string\n",
-	       name, val ? (int)min_t(size_t, strcspn(val, "\n"), 96) : 6,
-	       val ? val : "(null)");
-	return -EINVAL;
-}
-
-int ramlld_eh_fail_format(char *buf, size_t size, unsigned long eh_fail)
-{
-	int i, n = 0;
-
-	for (i = 0; i < RAMLLD_EH_COUNT; i++)
-		if (eh_fail & BIT(i))
-			n += scnprintf(buf + n, size - n, "%s%s", n ? "," : "",
-				       ramlld_scsi_eh_names[i]);
-	return n + scnprintf(buf + n, size - n, "\n");
-}
-
-int ramlld_modes_format(char *buf, size_t size, unsigned int modes)
-{
-	return scnprintf(buf, size, "%s%s%s%s%s\n",
-			 modes & RAMLLD_MODE_BIO ? "bio" : "",
-			 (modes & RAMLLD_MODE_BIO) && (modes & ~RAMLLD_MODE_BIO) ? "," : "",
-			 modes & RAMLLD_MODE_MQ ? "mq" : "",
-			 (modes & RAMLLD_MODE_MQ) && (modes & RAMLLD_MODE_SCSI) ? "," : "",
-			 modes & RAMLLD_MODE_SCSI ? "scsi" : "");
 }
 
 struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
@@ -320,6 +105,7 @@ static void ramlld_device_destroy(struct ramlld_device *dev)
 		ramlld_mq_remove(dev);
 	if (dev->bio_disk)
 		ramlld_bio_remove(dev);
+	ramlld_irq_dev_exit(dev);
 	ramlld_store_destroy(dev->store);
 	ramlld_faults_exit(dev);
 	ida_free(&ramlld_index_ida, dev->index);
@@ -348,7 +134,6 @@ static struct ramlld_device *ramlld_device_create(struct ramlld_group *group,
 	dev->cfg = *cfg;
 	dev->group = group;
 	dev->group_pos = pos;
-	dev->eh_fail = cfg->eh_fail;
 	ret = ramlld_faults_init(dev);
 	if (ret)
 		goto err;
@@ -363,16 +148,17 @@ static struct ramlld_device *ramlld_device_create(struct ramlld_group *group,
 		dev->store = NULL;
 		goto err;
 	}
-	ramlld_store_set_throw_away(dev->store, cfg->throw_away_reads,
-				    cfg->throw_away_writes);
-	if (cfg->modes & RAMLLD_MODE_BIO) {
+	ret = ramlld_settings_apply_all(dev);
+	if (ret)
+		goto err;
+	if (cfg->mode & RAMLLD_MODE_BIO) {
 		ret = ramlld_bio_add(dev);
 		if (ret) {
 			pr_err("bio: cannot add disk %u: error %d\n", dev->index, ret);
 			goto err;
 		}
 	}
-	if (cfg->modes & RAMLLD_MODE_MQ) {
+	if (cfg->mode & RAMLLD_MODE_MQ) {
 		ret = ramlld_mq_add(dev);
 		if (ret) {
 			pr_err("mq: cannot add disk %u: error %d\n", dev->index, ret);
@@ -401,9 +187,9 @@ static void ramlld_group_free(struct ramlld_group *group)
 	kfree(group);
 }
 
-struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
-					 unsigned int nr)
+struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg)
 {
+	unsigned int nr = cfg->nr_devices;
 	struct ramlld_group *group;
 	int ret;
 
@@ -411,7 +197,7 @@ struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
 	group = kzalloc(struct_size(group, devices, nr), GFP_KERNEL);
 	if (!group)
 		return ERR_PTR(-ENOMEM);
-	group->luns_per_tgt = ramlld_config_lpt(cfg, nr);
+	group->luns_per_tgt = ramlld_config_lpt(cfg);
 	while (group->nr_devices < nr) {
 		struct ramlld_device *dev;
 
@@ -422,11 +208,11 @@ struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
 		}
 		group->devices[group->nr_devices++] = dev;
 	}
-	if ((cfg->modes & RAMLLD_MODE_SCSI) && ramlld_scsi_ops_locked()) {
+	if ((cfg->mode & RAMLLD_MODE_SCSI) && ramlld_scsi_ops_locked()) {
 		ret = ramlld_scsi_ops_locked()->attach(group);
 		if (ret)
 			goto err;
-	} else if (cfg->modes & RAMLLD_MODE_SCSI) {
+	} else if (cfg->mode & RAMLLD_MODE_SCSI) {
 		pr_info("device %u: its SCSI host comes when %s.ko is loaded (modprobe %s)\n",
 			group->devices[0]->index, RAMLLD_SCSI_MODULE,
 			RAMLLD_SCSI_MODULE);
@@ -506,7 +292,7 @@ int ramlld_scsi_register(const struct ramlld_scsi_ops *ops)
 
 	mutex_lock(&ramlld_lock);
 	list_for_each_entry(group, &ramlld_groups, node) {
-		if (!(group->devices[0]->cfg.modes & RAMLLD_MODE_SCSI))
+		if (!(group->devices[0]->cfg.mode & RAMLLD_MODE_SCSI))
 			continue;
 		ret = ops->attach(group);
 		if (ret)

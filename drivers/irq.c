@@ -4,7 +4,7 @@
  * completion "arrives", as a device's interrupt would, so that the block
  * layer's own rq_affinity logic decides where the completion then runs.
  *
- * irq_cpus= lists the CPUs of the device's vectors; hardware queue i raises
+ * A device's irq_cpus lists the CPUs of its vectors; hardware queue i raises
  * its completions on the (i mod n)-th CPU of the list, as managed-IRQ
  * spreading binds one vector per queue. The "interrupt" is a real hard
  * interrupt on that CPU: an IPI (smp_call_function_single_async()) to
@@ -12,7 +12,7 @@
  * irqmode=2 completion timer itself when it fires on the vector's CPU. The
  * handler calls the front end's completion (blk_mq_complete_request(),
  * scsi_done()). With irq_cpus empty (the default) a completion is signalled
- * in the submitting context, as before.
+ * in the submitting context.
  *
  * Per-CPU counters in debugfs (ramlld/completions), kept while irqmode is
  * not 0: "irq", where the front end signalled a completion; "done", where
@@ -22,7 +22,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/irq_work.h>
@@ -39,16 +38,12 @@
 #include "ramlld.h"
 #include "compat.h"
 
-/* The vectors' CPUs, in irq_cpus= order; replaced whole, under RCU. */
+/* A device's vectors' CPUs, in irq_cpus order; replaced whole, under RCU. */
 struct ramlld_irq_map {
 	struct rcu_head rcu;
 	unsigned int nr;
 	unsigned int cpu[];
 };
-
-static struct ramlld_irq_map __rcu *ramlld_irq_map;
-static bool ramlld_irq_loaded;	/* the module is live: irqmode is final */
-static unsigned int ramlld_irq_irqmode;	/* the module parameter's */
 
 struct ramlld_irq_stats {
 	unsigned long irq[RAMLLD_FE_COUNT];
@@ -59,106 +54,30 @@ static DEFINE_PER_CPU(struct ramlld_irq_stats, ramlld_irq_stats);
 static struct dentry *ramlld_irq_debugfs;
 static struct tracepoint *ramlld_irq_tp_done;
 
-/* "" or a CPU list (cpulist_parse()) of online CPUs. */
-static int ramlld_irq_param_set_cpus(const char *val,
-				     const struct kernel_param *kp)
+int ramlld_irq_apply_cpus(struct ramlld_device *dev)
 {
 	struct ramlld_irq_map *map = NULL, *old;
-	size_t len = val ? strcspn(val, "\n") : 0;
-	cpumask_var_t mask;
-	unsigned int cpu, n;
-	char buf[128];
-	int ret = -EINVAL;
+	unsigned int cpu, n = ramlld_config_nr_vectors(&dev->cfg);
 
-	if (!val || len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, val, len);
-	buf[len] = '\0';
-	if (len) {
-		if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-			return -ENOMEM;
-		if (cpulist_parse(buf, mask) || cpumask_empty(mask) ||
-		    !cpumask_subset(mask, cpu_online_mask)) {
-			free_cpumask_var(mask);
-			goto bad;
-		}
-		n = cpumask_weight(mask);
+	lockdep_assert_held(&ramlld_lock);
+	if (n) {
 		map = kzalloc(struct_size(map, cpu, n), GFP_KERNEL);
-		if (!map) {
-			free_cpumask_var(mask);
+		if (!map)
 			return -ENOMEM;
-		}
-		for_each_cpu(cpu, mask)
+		for_each_set_bit(cpu, dev->cfg.irq_cpus.bits, RAMLLD_IRQ_MAX_CPUS)
 			map->cpu[map->nr++] = cpu;
-		free_cpumask_var(mask);
 	}
-	if (map && ramlld_irq_loaded && ramlld_irq_irqmode == RAMLLD_IRQ_NONE) {
-		pr_err("irq_cpus=%s is invalid with irqmode=0 (completions inline): allowed only an empty string; load with irqmode=1 or 2\n",
-		       buf);
-		kfree(map);
-		return -EINVAL;
-	}
-	old = rcu_replace_pointer(ramlld_irq_map, map, true);
+	old = rcu_replace_pointer(dev->irq_map, map,
+				  lockdep_is_held(&ramlld_lock));
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
-
-bad:
-	pr_err("irq_cpus=%.*s is invalid: allowed a list of online CPUs (%*pbl), e.g. 0 or 0,2-3, or an empty string for the submitting CPU\n",
-	       (int)min_t(size_t, len, 64), val ? val : "",
-	       cpumask_pr_args(cpu_online_mask));
-	return ret;
 }
 
-/* The vectors' CPUs as a comma list and a newline, in buf of size bytes. */
-static int ramlld_irq_print_cpus(char *buf, size_t size)
+void ramlld_irq_dev_exit(struct ramlld_device *dev)
 {
-	const struct ramlld_irq_map *map;
-	unsigned int i;
-	int n = 0;
-
-	rcu_read_lock();
-	map = rcu_dereference(ramlld_irq_map);
-	for (i = 0; map && i < map->nr; i++)
-		n += scnprintf(buf + n, size - n, "%s%u", i ? "," : "",
-			       map->cpu[i]);
-	rcu_read_unlock();
-	n += scnprintf(buf + n, size - n, "\n");
-	return n;
+	kfree(rcu_replace_pointer(dev->irq_map, NULL, true));
 }
-
-static int ramlld_irq_param_get_cpus(char *buf, const struct kernel_param *kp)
-{
-	return ramlld_irq_print_cpus(buf, PAGE_SIZE);
-}
-
-/* At unload, or when the load fails: no command can raise any more. */
-static void ramlld_irq_param_free_cpus(void *arg)
-{
-	kfree(rcu_replace_pointer(ramlld_irq_map, NULL, true));
-}
-
-static const struct kernel_param_ops ramlld_irq_cpus_ops = {
-	.set	= ramlld_irq_param_set_cpus,
-	.get	= ramlld_irq_param_get_cpus,
-	.free	= ramlld_irq_param_free_cpus,
-};
-
-module_param_cb(irq_cpus, &ramlld_irq_cpus_ops, NULL, 0644);
-MODULE_PARM_DESC(irq_cpus, "mq and scsi with irqmode=1 or 2: CPUs of the device's interrupt vectors, hardware queue i on the (i mod n)-th (e.g. 0: one vector, as a single-vector HBA); sets the default number of hardware queues to n; writable at run time; empty: completions signalled on the submitting CPU (default: \"\")");
-
-unsigned int ramlld_irq_nr_vectors(void)
-{
-	const struct ramlld_irq_map *map;
-	unsigned int nr;
-
-	rcu_read_lock();
-	map = rcu_dereference(ramlld_irq_map);
-	nr = map ? map->nr : 0;
-	rcu_read_unlock();
-	return nr;
-}
-EXPORT_SYMBOL_GPL(ramlld_irq_nr_vectors);
 
 /* The interrupt handler: count where it ran, then complete. */
 static void ramlld_irq_handle(struct ramlld_irq_cmd *icmd)
@@ -210,7 +129,8 @@ void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
 }
 EXPORT_SYMBOL_GPL(ramlld_irq_cmd_init);
 
-void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
+void ramlld_irq_raise(const struct ramlld_device *dev,
+		      struct ramlld_irq_cmd *icmd, unsigned int hwq,
 		      bool from_irq)
 {
 	const struct ramlld_irq_map *map;
@@ -218,12 +138,12 @@ void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
 	int this_cpu, cpu = -1;
 
 	rcu_read_lock();
-	map = rcu_dereference(ramlld_irq_map);
+	map = rcu_dereference(dev->irq_map);
 	if (map && hwq != RAMLLD_IRQ_NO_VECTOR)
 		cpu = map->cpu[hwq % map->nr];
 	rcu_read_unlock();
 	if (cpu < 0) {
-		/* no vector: signalled where the command was, as before */
+		/* no vector: signalled where the command was */
 		ramlld_irq_handle(icmd);
 		return;
 	}
@@ -302,23 +222,9 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
 		init_llist_head(&l->cmds);
 	}
 
-	ramlld_irq_irqmode = irqmode;
-	if (irqmode == RAMLLD_IRQ_NONE) {
-		if (ramlld_irq_nr_vectors()) {
-			char cpus[64];
-
-			ramlld_irq_print_cpus(cpus, sizeof(cpus));
-			pr_err("irq_cpus=%s is invalid with irqmode=0 (completions inline): allowed only with irqmode=1 or 2\n",
-			       strim(cpus));
-			return -EINVAL;
-		}
-		ramlld_irq_loaded = true;
+	if (irqmode == RAMLLD_IRQ_NONE ||
+	    !(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)))
 		return 0;
-	}
-	if (!(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI))) {
-		ramlld_irq_loaded = true;
-		return 0;
-	}
 	for_each_kernel_tracepoint(ramlld_irq_find_tp, &ramlld_irq_tp_done);
 	if (ramlld_irq_tp_done) {
 		ret = tracepoint_probe_register(ramlld_irq_tp_done,
@@ -338,7 +244,6 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
 					  &ramlld_irq_fops);
 		ramlld_irq_debugfs = IS_ERR(dir) ? NULL : dir;
 	}
-	ramlld_irq_loaded = true;
 	return 0;
 }
 
@@ -357,5 +262,4 @@ void ramlld_irq_exit(void)
 		tracepoint_synchronize_unregister();
 		ramlld_irq_tp_done = NULL;
 	}
-	ramlld_irq_loaded = false;
 }

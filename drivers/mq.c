@@ -83,8 +83,9 @@ static void ramlld_mq_complete(struct request *rq)
 static enum hrtimer_restart ramlld_mq_timer_fn(struct hrtimer *timer)
 {
 	struct ramlld_mq_cmd *cmd = container_of(timer, struct ramlld_mq_cmd, timer);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
 
-	ramlld_irq_raise(&cmd->irq, blk_mq_rq_from_pdu(cmd)->mq_hctx->queue_num,
+	ramlld_irq_raise(rq->q->queuedata, &cmd->irq, rq->mq_hctx->queue_num,
 			 true);
 	return HRTIMER_NORESTART;
 }
@@ -367,12 +368,11 @@ static int ramlld_mq_init_tag_set(struct blk_mq_tag_set *set,
 		set->ops = &ramlld_mq_ops_queue_rqs;
 #endif
 	/*
-	 * by default one per interrupt vector (irq_cpus=), else one per CPU;
+	 * by default one per interrupt vector (irq_cpus), else one per CPU;
 	 * the poll queues come after them and have no vector
 	 */
 	set->nr_hw_queues = cfg->nr_hw_queues ? cfg->nr_hw_queues :
-			    ramlld_irq_nr_vectors() ? ramlld_irq_nr_vectors() :
-			    nr_cpu_ids;
+			    ramlld_config_nr_vectors(cfg) ?: nr_cpu_ids;
 	set->nr_maps = 1;
 	if (cfg->poll_queues) {
 		set->nr_hw_queues += cfg->poll_queues;

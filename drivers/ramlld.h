@@ -42,75 +42,74 @@ enum ramlld_irqmode {
 	RAMLLD_IRQ_TIMER = 2,	/* hrtimer after completion_nsec, then as SOFTIRQ */
 };
 
-/*
- * Every setting of one device: from the module parameters (load) or the
- * configfs attributes, checked whole by ramlld_config_check() before the
- * device gets anything, and fixed from then on. The SCSI host settings
- * (num_tgts .. submit_queues) are those of the host the device's group
- * gets: one host for the load-time group, one per configfs device.
- */
-struct ramlld_config {
-	unsigned long capacity_mb;
-	unsigned int sector_size;		/* logical block size */
-	unsigned int physical_block_size;	/* 0: sector_size */
-	bool prealloc;
-	unsigned int modes;			/* RAMLLD_MODE_* bits */
-	unsigned int irqmode;			/* enum ramlld_irqmode */
-	unsigned long completion_nsec;
-	unsigned int hw_queue_depth;		/* mq */
-	unsigned int nr_hw_queues;		/* mq: 0 is one per CPU */
-	bool shared_tags;			/* mq: one tag set for the group */
-	bool blocking;				/* mq: BLK_MQ_F_BLOCKING */
-	bool write_cache;
-	bool rotational;			/* disks look rotational, add_random on */
-	unsigned int num_tgts;			/* SCSI */
-	unsigned int luns_per_tgt;		/* SCSI: 0 is as many as needed */
-	unsigned int can_queue;			/* SCSI */
-	unsigned int cmd_per_lun;		/* SCSI: 0 is can_queue */
-	unsigned int submit_queues;		/* SCSI: 0 is one per CPU */
-	unsigned int poll_queues;		/* mq and SCSI: HCTX_TYPE_POLL queues */
-	bool queue_rqs;				/* mq: ->queue_rqs */
-	bool complete_batch;			/* mq: blk_mq_end_request_batch() */
-	/* the first values of settings that can change at run time */
-	bool throw_away_reads;
-	bool throw_away_writes;
-	unsigned long eh_fail;			/* SCSI: BIT(error handler) */
-	unsigned int every_nth;			/* fail every Nth read/write, 0 off */
-	unsigned int timeout_nth;		/* mq, SCSI: drop every Nth, 0 off */
-	u64 bad_first;				/* bad sectors (512 bytes) ... */
-	u64 bad_nr;				/* ... and how many, 0 none */
-};
+struct ramlld_device;
+
+#include "settings.h"
 
 /*
- * Check cfg for a group of nr devices; on a bad value, one pr_err naming
- * the setting (as "<prefix><name>", e.g. "num_tgts" or "dev1/num_tgts")
- * and what it allows, and -EINVAL. Does not change cfg.
+ * Every setting of one device (settings.h): from the module parameters
+ * (load) or the configfs attributes, checked whole by ramlld_config_check()
+ * before the device gets anything. Load-time settings are fixed from then
+ * on; a run-time one changes in a live device's copy (under ramlld_lock,
+ * one WRITE_ONCE for a number), read where it is used. The SCSI host
+ * settings (num_tgts .. submit_queues) are those of the host the device's
+ * group gets: one host for the load-time group, one per configfs device.
  */
-int ramlld_config_check(const struct ramlld_config *cfg, unsigned int nr,
-			const char *prefix);
+#define RAMLLD_CONFIG_FIELD(name, type, ...)	RAMLLD_CTYPE_##type name;
+struct ramlld_config {
+	RAMLLD_SETTINGS(RAMLLD_CONFIG_FIELD)
+};
+
+/* One setting: where it is in struct ramlld_config and what it allows. */
+struct ramlld_setting_type;
+struct ramlld_setting {
+	const char *name;
+	const struct ramlld_setting_type *type;
+	size_t off;
+	u64 min, max;
+	bool run;		/* may change while the device exists */
+	const char *def;	/* the default's text */
+	bool (*check)(const struct ramlld_config *cfg, char *allowed,
+		      size_t size);
+	int (*apply)(struct ramlld_device *dev);
+};
+
+extern const struct ramlld_setting ramlld_settings[RAMLLD_SET_COUNT];
+
 /*
- * Parse a front-end list ("bio,mq", "all", ...) into RAMLLD_MODE_* bits; on
- * a bad one, a pr_err naming it as name (the parameter or attribute),
- * -EINVAL and *modes unchanged.
+ * Check cfg whole; on a bad value, one pr_err "<prefix><name>=<value> is
+ * invalid: allowed ..." (prefix "" or e.g. "dev1/") and -EINVAL. Does not
+ * change cfg.
  */
-int ramlld_parse_modes(const char *arg, unsigned int *modes, const char *name);
-/*
- * Parse eh_fail ("abort,bus_reset", "" for none) into BIT(RAMLLD_EH_*)
- * bits; on a bad one, a pr_err naming it as name, -EINVAL and *eh_fail
- * unchanged. The format: the same list and a newline; its length.
- */
-int ramlld_parse_eh_fail(const char *val, unsigned long *eh_fail,
-			 const char *name);
-int ramlld_eh_fail_format(char *buf, size_t size, unsigned long eh_fail);
-/* modes as "bio,mq,scsi" and a newline, at most size bytes; its length. */
-int ramlld_modes_format(char *buf, size_t size, unsigned int modes);
-/* A configfs device's first configuration: the module parameters' values. */
-void ramlld_config_defaults(struct ramlld_config *cfg);
-/* configfs (configfs.c): /sys/kernel/config/ramlld, module init and exit. */
-int ramlld_configfs_init(void);
-void ramlld_configfs_exit(void);
+int ramlld_config_check(const struct ramlld_config *cfg, const char *prefix);
+/* Parse val into cfg's s; on a bad one the same pr_err, -EINVAL, cfg unchanged. */
+int ramlld_setting_parse(const struct ramlld_setting *s,
+			 struct ramlld_config *cfg, const char *val,
+			 const char *prefix);
+/* cfg's s as text and a newline, at most size bytes; its length. */
+int ramlld_setting_format(const struct ramlld_setting *s,
+			  const struct ramlld_config *cfg, char *buf,
+			  size_t size);
+bool ramlld_setting_is_bool(const struct ramlld_setting *s);
+/* The list settings still 0 take their default's text (mode: bio). */
+void ramlld_settings_defaults(struct ramlld_config *cfg);
+/* Give live dev from's value of run-time s; ramlld_lock held. */
+int ramlld_setting_apply(const struct ramlld_setting *s,
+			 struct ramlld_device *dev,
+			 const struct ramlld_config *from);
+/* A new device takes every run-time value of its cfg; ramlld_lock held. */
+int ramlld_settings_apply_all(struct ramlld_device *dev);
+/* The settings of this build, comma-separated, and a newline. */
+int ramlld_settings_features(char *buf, size_t size);
 /* The physical block size cfg gives (physical_block_size 0 is sector_size). */
 unsigned int ramlld_config_pbs(const struct ramlld_config *cfg);
+/* luns_per_tgt as used: 0 is nr_devices / num_tgts rounded up. */
+unsigned int ramlld_config_lpt(const struct ramlld_config *cfg);
+/* The number of irq_cpus vectors, 0 if none: the default hw queue count. */
+unsigned int ramlld_config_nr_vectors(const struct ramlld_config *cfg);
+/* configfs (configfs.c): new devices start from *defaults (ramlld_lock). */
+int ramlld_configfs_init(const struct ramlld_config *defaults);
+void ramlld_configfs_exit(void);
 
 /* Front ends, each with its own every_nth / timeout_nth command count. */
 enum ramlld_fe {
@@ -124,6 +123,7 @@ struct ramlld_store;
 struct ramlld_mq_dev;
 struct ramlld_group;
 struct ramlld_fault_attrs;
+struct ramlld_irq_map;
 
 /* One device: a store and what each front end made of it. */
 struct ramlld_device {
@@ -136,15 +136,12 @@ struct ramlld_device {
 	struct gendisk *bio_disk;	/* bio front end, NULL when absent */
 	struct ramlld_mq_dev *mq;	/* blk-mq front end, NULL when absent */
 	void *scsi_lun;			/* SCSI front end's LUN, NULL when absent */
-	unsigned long eh_fail;		/* SCSI: BIT(error handler) that reports FAILED */
 	/* fault injection (faults.c): changed under ramlld_lock */
 	unsigned int faults;		/* RAMLLD_FAULT_* armed, read by every I/O */
-	unsigned int every_nth;
-	unsigned int timeout_nth;
-	u64 bad_first;			/* the bad range in badblocks */
-	u64 bad_nr;
 	struct badblocks badblocks;	/* the block layer's bad-sector table */
 	struct ramlld_fault_attrs *fault_attrs;
+	/* cfg.irq_cpus as the I/O path reads it (irq.c), NULL when empty */
+	struct ramlld_irq_map __rcu *irq_map;
 };
 
 /* SCSI error handlers, as bits of eh_fail (the ones that report FAILED). */
@@ -208,13 +205,12 @@ void ramlld_scsi_unregister(void);
 void ramlld_scsi_request(void);
 
 /*
- * A group of nr devices from cfg (checked with ramlld_config_check()), each
- * at the lowest free device index, every front end of cfg.modes added (the
+ * A group of cfg->nr_devices devices (cfg checked with ramlld_config_check()), each
+ * at the lowest free device index, every front end of cfg.mode added (the
  * SCSI one when it is there); all or nothing, an ERR_PTR on failure.
  * Called with ramlld_lock held.
  */
-struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg,
-					 unsigned int nr);
+struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg);
 /* Remove every front end and free the stores; ramlld_lock held. */
 void ramlld_group_destroy(struct ramlld_group *group);
 /* Whether a disk of the group (bio, mq or sd) is open; ramlld_lock held. */
@@ -270,23 +266,12 @@ static inline bool ramlld_faults_armed(const struct ramlld_device *dev)
 	return unlikely(READ_ONCE(dev->faults));
 }
 
-/* dev's faults from dev->cfg (after its index is set); ramlld_lock held. */
+/* dev's fault attributes and table (after its index is set); ramlld_lock held. */
 int ramlld_faults_init(struct ramlld_device *dev);
 void ramlld_faults_exit(struct ramlld_device *dev);
-/* Set the knobs of dev; ramlld_lock held. */
-void ramlld_faults_set_nth(struct ramlld_device *dev, unsigned int every_nth,
-			   unsigned int timeout_nth);
-/* Replace dev's bad range by nr sectors from first (nr 0: none). */
-int ramlld_faults_set_badblocks(struct ramlld_device *dev, u64 first, u64 nr);
-/*
- * "START-END" (512-byte sectors, inclusive) or "" into *first, *nr; on a
- * bad one a pr_err naming it as name, -EINVAL, nothing changed.
- */
-int ramlld_faults_parse_badblocks(const char *val, u64 *first, u64 *nr,
-				  const char *name);
-int ramlld_faults_format_badblocks(char *buf, size_t size, u64 first, u64 nr);
-/* The fault module parameters' values as a new device's first ones. */
-void ramlld_faults_defaults(struct ramlld_config *cfg);
+/* The apply of every_nth, timeout_nth and badblocks (settings.h). */
+int ramlld_faults_apply_nth(struct ramlld_device *dev);
+int ramlld_faults_apply_badblocks(struct ramlld_device *dev);
 
 enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 				      enum ramlld_fe fe, u64 pos, u64 len,
@@ -308,18 +293,21 @@ struct ramlld_irq_cmd {
 void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
 			 void (*complete)(struct ramlld_irq_cmd *icmd));
 /*
- * Signal the completion of a command of hardware queue hwq, as its
- * interrupt vector would (irq_cpus=): ->complete runs in hard interrupt
+ * Signal the completion of a command of dev's hardware queue hwq, as its
+ * interrupt vector would (dev's irq_cpus): ->complete runs in hard interrupt
  * context on the vector's CPU; inline when irq_cpus is empty. from_irq: the
  * caller is the irqmode=2 timer (hard interrupt context already). Does not
  * sleep. hwq RAMLLD_IRQ_NO_VECTOR (a poll queue's): inline, whatever
  * irq_cpus says.
  */
 #define RAMLLD_IRQ_NO_VECTOR	UINT_MAX
-void ramlld_irq_raise(struct ramlld_irq_cmd *icmd, unsigned int hwq,
+void ramlld_irq_raise(const struct ramlld_device *dev,
+		      struct ramlld_irq_cmd *icmd, unsigned int hwq,
 		      bool from_irq);
-/* The number of irq_cpus= vectors, 0 if none: the default hw queue count. */
-unsigned int ramlld_irq_nr_vectors(void);
+/* The apply of irq_cpus (settings.h): dev's vector map from dev->cfg. */
+int ramlld_irq_apply_cpus(struct ramlld_device *dev);
+/* Free dev's map: no command of dev is left. */
+void ramlld_irq_dev_exit(struct ramlld_device *dev);
 /* irqmode and modes: the module parameters' (the counters are kept when irqmode != 0) */
 int ramlld_irq_init(unsigned int irqmode, unsigned int modes);
 void ramlld_irq_exit(void);
@@ -343,7 +331,7 @@ static __always_inline void ramlld_complete_rq(const struct ramlld_device *dev,
 {
 	switch (dev->cfg.irqmode) {
 	case RAMLLD_IRQ_SOFTIRQ:
-		ramlld_irq_raise(icmd, hwq, false);
+		ramlld_irq_raise(dev, icmd, hwq, false);
 		break;
 	case RAMLLD_IRQ_TIMER:
 		hrtimer_start(timer, ns_to_ktime(dev->cfg.completion_nsec),

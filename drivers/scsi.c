@@ -395,8 +395,9 @@ static enum hrtimer_restart ramlld_scsi_timer_fn(struct hrtimer *timer)
 {
 	struct ramlld_scsi_cmd *cmd = container_of(timer, struct ramlld_scsi_cmd,
 						   timer);
+	const struct ramlld_scsi_lun *lun = cmd->sc->device->hostdata;
 
-	ramlld_irq_raise(&cmd->irq, ramlld_scsi_vector(cmd->sc), true);
+	ramlld_irq_raise(lun->dev, &cmd->irq, ramlld_scsi_vector(cmd->sc), true);
 	return HRTIMER_NORESTART;
 }
 
@@ -543,7 +544,7 @@ static int ramlld_scsi_sdev_init(struct scsi_device *sdev)
 static int ramlld_scsi_eh_verdict(struct scsi_cmnd *sc, enum ramlld_scsi_eh eh)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
-	bool failed = lun && (READ_ONCE(lun->dev->eh_fail) & BIT(eh));
+	bool failed = lun && (READ_ONCE(lun->dev->cfg.eh_fail) & BIT(eh));
 
 	sdev_printk(KERN_INFO, sc->device, "%s: eh %s: %s\n", RAMLLD_NAME,
 		    ramlld_scsi_eh_names[eh], failed ? "FAILED (eh_fail)" : "done");
@@ -750,10 +751,9 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	shost->max_cmd_len = 32;
 	shost->can_queue = cfg->can_queue;
 	shost->cmd_per_lun = cfg->cmd_per_lun ? cfg->cmd_per_lun : cfg->can_queue;
-	/* by default one per interrupt vector (irq_cpus=), else one per CPU */
+	/* by default one per interrupt vector (irq_cpus), else one per CPU */
 	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues :
-			      ramlld_irq_nr_vectors() ? ramlld_irq_nr_vectors() :
-			      nr_cpu_ids;
+			      ramlld_config_nr_vectors(cfg) ?: nr_cpu_ids;
 	shost->host_tagset = 1;
 	ret = ramlld_scsi_init_poll(host, cfg->poll_queues);
 	if (ret)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: configfs attributes beyond the basic ones: nr_devices, num_tgts, luns_per_tgt, shared_tags, rotational, poll_queues, eh_fail, every_nth, timeout_nth, badblocks; bad values refused with a line naming what is allowed and nothing changed or created; a group of two with shared tags and rotational disks; the fault knobs act on that device alone; power=0 refused while its mq disk is open
+# what: the features attribute lists every setting (a device attribute and a module parameter each); configfs attributes beyond the basic ones: nr_devices, num_tgts, luns_per_tgt, shared_tags, rotational, poll_queues, eh_fail, every_nth, timeout_nth, badblocks; bad values refused with a line naming what is allowed and nothing changed or created; a group of two with shared tags and rotational disks; the fault knobs act on that device alone; power=0 refused while its mq disk is open
 # where: guest
 # timeout: 240
 . "$TOP/tests/lib.sh"
@@ -9,7 +9,18 @@
 ramlld_load mode=bio capacity_mb=4
 configfs_mount
 
+# features: the settings this build has, each an attribute of a device and a module parameter
+features=$(cat "$CFS/features")
+for want in capacity_mb irq_cpus eh_fail badblocks nr_devices mode; do
+	grep -qE "(^|,)$want(,|$)" <<< "$features" || fail "features lacks $want: $features"
+done
+if (echo x > "$CFS/features") 2> /dev/null; then fail "features was writable"; fi
 mkdir "$CFS/d"
+for f in ${features//,/ }; do
+	[ -f "$CFS/d/$f" ] || fail "features names $f, which d/ does not have"
+	[ -e "/sys/module/ramlld/parameters/$f" ] || fail "features names $f, which is no module parameter"
+done
+echo "ok: features lists $(tr ',' '\n' <<< "$features" | wc -l) settings, each an attribute and a parameter"
 disks_before=$(ls /sys/block)
 inval="Invalid argument"
 refused d nr_devices 0 "$inval" "d/nr_devices=0 is invalid: allowed 1-256"
@@ -21,10 +32,10 @@ refused d shared_tags maybe "$inval" "d/shared_tags=maybe is invalid: allowed 0 
 refused d rotational 2 "$inval" "d/rotational=2 is invalid: allowed 0 or 1"
 refused d poll_queues 99999 "$inval" "d/poll_queues=99999 is invalid: allowed 0 (no polling) to"
 refused d eh_fail bogus "$inval" "d/eh_fail=bogus is invalid: allowed a comma list of abort"
-refused d every_nth -1 "$inval" "d/every_nth=-1 is invalid: allowed an unsigned integer"
-refused d timeout_nth x "$inval" "d/timeout_nth=x is invalid: allowed an unsigned integer"
+refused d every_nth -1 "$inval" "d/every_nth=-1 is invalid: allowed 0-4294967295"
+refused d timeout_nth x "$inval" "d/timeout_nth=x is invalid: allowed 0-4294967295"
 refused d badblocks 5-1 "$inval" "d/badblocks=5-1 is invalid: allowed START-END"
-refused d badblocks 0-262144 "$inval" "d/badblocks=0-262144 is invalid: allowed at most 262144 sectors"
+refused d badblocks 0-262144 "$inval" "d/badblocks=0-262144 is invalid: allowed START-END.*at most 262144 sectors"
 expect_eq "block devices after the refused values" "$disks_before" "$(ls /sys/block)"
 expect_eq "d/index (off)" -1 "$(cat "$CFS/d/index")"
 echo "ok: every bad value refused with a line naming what is allowed; nothing created"

@@ -18,7 +18,7 @@ if insmod "$RAMLLD_KO" mode=mq irq_cpus=0 2> /dev/null; then
 	rmmod ramlld
 	fail "irq_cpus=0 with irqmode=0 was accepted"
 fi
-kernel_log_since_mark | grep -q "irq_cpus=0 is invalid with irqmode=0.*allowed only with irqmode=1 or 2" ||
+kernel_log_since_mark | grep -q "irq_cpus=0 is invalid: allowed only an empty string with irqmode=0.*a CPU list with irqmode=1 or 2" ||
 	fail "no message naming irq_cpus and what is allowed"
 echo "ok: irq_cpus=0 with irqmode=0 refused"
 for bad in 7 x 0-9 ","; do
