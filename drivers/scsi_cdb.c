@@ -177,8 +177,16 @@ static u8 ramlld_cdb_build_sense(u8 *s, bool desc, u8 key, u16 asc_ascq, int byt
 	return 18;
 }
 
-static int check_condition(struct cdb_ctx *c, u8 key, u16 asc_ascq, int byte,
-			   int bit, bool in_cdb)
+/* The additional sense code of a unit attention condition (not RAMLLD_UA_NONE). */
+static u16 ramlld_cdb_ua_asc(u32 ua)
+{
+	return ua == RAMLLD_UA_POWER_ON ? RAMLLD_ASC_POWER_ON :
+	       ua == RAMLLD_UA_BUS_RESET ? RAMLLD_ASC_BUS_RESET :
+	       RAMLLD_ASC_DEVICE_RESET;
+}
+
+static int ramlld_cdb_check_condition(struct cdb_ctx *c, u8 key, u16 asc_ascq,
+				      int byte, int bit, bool in_cdb)
 {
 	struct ramlld_cdb_result *res = c->res;
 
@@ -239,27 +247,27 @@ void ramlld_cdb_set_miscompare(const struct ramlld_cdb_dev *dev,
 
 static int invalid_cdb(struct cdb_ctx *c, int byte, int bit)
 {
-	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
-			       RAMLLD_ASC_INVALID_FIELD_CDB, byte, bit, true);
+	return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+					  RAMLLD_ASC_INVALID_FIELD_CDB, byte, bit, true);
 }
 
 static int invalid_param(struct cdb_ctx *c, int byte, int bit)
 {
-	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
-			       RAMLLD_ASC_INVALID_FIELD_PARAM, byte, bit, false);
+	return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+					  RAMLLD_ASC_INVALID_FIELD_PARAM, byte, bit, false);
 }
 
-static int illegal(struct cdb_ctx *c, u16 asc_ascq)
+static int ramlld_cdb_illegal(struct cdb_ctx *c, u16 asc_ascq)
 {
-	return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST, asc_ascq,
-			       SKS_NONE, SKS_NONE, false);
+	return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST, asc_ascq,
+					  SKS_NONE, SKS_NONE, false);
 }
 
 static int data_phase_error(struct cdb_ctx *c)
 {
-	return check_condition(c, RAMLLD_SK_ABORTED_COMMAND,
-			       RAMLLD_ASC_DATA_PHASE_ERROR, SKS_NONE, SKS_NONE,
-			       false);
+	return ramlld_cdb_check_condition(c, RAMLLD_SK_ABORTED_COMMAND,
+					  RAMLLD_ASC_DATA_PHASE_ERROR, SKS_NONE, SKS_NONE,
+					  false);
 }
 
 static int highest_bit(u8 v)
@@ -285,7 +293,7 @@ static bool range_ok(const struct ramlld_cdb_dev *dev, u64 lba, u64 nr)
 
 static int lba_out_of_range(struct cdb_ctx *c)
 {
-	return illegal(c, RAMLLD_ASC_LBA_OUT_OF_RANGE);
+	return ramlld_cdb_illegal(c, RAMLLD_ASC_LBA_OUT_OF_RANGE);
 }
 
 /* ---- identification ---- */
@@ -309,7 +317,7 @@ static void ramlld_cdb_make_serial(const struct ramlld_cdb_dev *dev, u8 *s)
 }
 
 /* NAA 3 (locally assigned): "RAMLLD" in 48 bits, the store index in 12. */
-static u64 make_naa(const struct ramlld_cdb_dev *dev)
+static u64 ramlld_cdb_make_naa(const struct ramlld_cdb_dev *dev)
 {
 	return 3ull << 60 | 0x52414d4c4c44ull << 12 | (dev->index & 0xfff);
 }
@@ -364,7 +372,7 @@ static int ramlld_cdb_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		d[4] = 0x01;
 		d[5] = 0x03;
 		d[7] = 8;
-		put_be64(&d[8], make_naa(dev));
+		put_be64(&d[8], ramlld_cdb_make_naa(dev));
 		/* T10 vendor ID, ASCII, logical unit: vendor + serial */
 		d[16] = 0x02;
 		d[17] = 0x01;
@@ -428,9 +436,7 @@ static int ramlld_cdb_request_sense(struct cdb_ctx *c)
 
 	if (ua) {
 		key = RAMLLD_SK_UNIT_ATTENTION;
-		asc = ua == RAMLLD_UA_POWER_ON ? RAMLLD_ASC_POWER_ON :
-		      ua == RAMLLD_UA_BUS_RESET ? RAMLLD_ASC_BUS_RESET :
-		      RAMLLD_ASC_DEVICE_RESET;
+		asc = ramlld_cdb_ua_asc(ua);
 	} else if (cdb_read_once(dev->stopped)) {
 		key = RAMLLD_SK_NOT_READY;
 		asc = RAMLLD_ASC_NOT_READY_INIT_REQ;
@@ -550,8 +556,8 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 	u8 hdr[8], bd[16], pg[CACHING_PAGE_LEN];
 
 	if (pc == PC_SAVED)
-		return check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
-				       RAMLLD_ASC_SAVING_NOT_SUPP, 2, 7, true);
+		return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
+						  RAMLLD_ASC_SAVING_NOT_SUPP, 2, 7, true);
 	if (page != 0x08 && page != 0x0a && page != 0x3f)
 		return invalid_cdb(c, 2, 5);
 	if (subpage != 0x00 && subpage != 0xff)
@@ -598,7 +604,7 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 
 static int param_length_error(struct cdb_ctx *c)
 {
-	return illegal(c, RAMLLD_ASC_PARAM_LIST_LENGTH);
+	return ramlld_cdb_illegal(c, RAMLLD_ASC_PARAM_LIST_LENGTH);
 }
 
 /*
@@ -1518,19 +1524,15 @@ static bool cdb_usage_ok(const u8 *cdb, const struct cdb_op *e)
 	return !((a & ~ua) | (b & ~ub));
 }
 
-static int take_ua(struct cdb_ctx *c)
+static int ramlld_cdb_take_ua(struct cdb_ctx *c)
 {
-	static const u16 asc[] = {
-		[RAMLLD_UA_DEVICE_RESET] = RAMLLD_ASC_DEVICE_RESET,
-		[RAMLLD_UA_BUS_RESET] = RAMLLD_ASC_BUS_RESET,
-		[RAMLLD_UA_POWER_ON] = RAMLLD_ASC_POWER_ON,
-	};
 	u32 ua = cdb_xchg(&c->dev->ua, 0);
 
 	if (!ua || ua > RAMLLD_UA_POWER_ON)
 		return RAMLLD_CDB_GOOD;
-	return check_condition(c, RAMLLD_SK_UNIT_ATTENTION, asc[ua], SKS_NONE,
-			       SKS_NONE, false);
+	return ramlld_cdb_check_condition(c, RAMLLD_SK_UNIT_ATTENTION,
+					  ramlld_cdb_ua_asc(ua), SKS_NONE,
+					  SKS_NONE, false);
 }
 
 int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
@@ -1549,18 +1551,18 @@ int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
 	if (!dout)
 		c.dout_len = 0;
 	if (!cdb_len)
-		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
+		return ramlld_cdb_illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
 	e = &cdb_ops[cdb[0]];
 	if (!e->len)
-		return illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
+		return ramlld_cdb_illegal(&c, RAMLLD_ASC_INVALID_OPCODE);
 	if (cdb_len < e->len)
-		return illegal(&c, RAMLLD_ASC_INVALID_FIELD_CDB);
+		return ramlld_cdb_illegal(&c, RAMLLD_ASC_INVALID_FIELD_CDB);
 	if (e->flags & F_SA) {
 		e = cdb_lookup(cdb[0], cdb[1] & 0x1f);
 		if (!e)
 			return invalid_cdb(&c, 1, 4);
 	}
-	if (!(e->flags & F_NO_UA) && cdb_read_once(dev->ua) && take_ua(&c))
+	if (!(e->flags & F_NO_UA) && cdb_read_once(dev->ua) && ramlld_cdb_take_ua(&c))
 		return res->status;
 	for (i = cdb_usage_ok(cdb, e) ? e->len : 1; i < e->len; i++) {
 		u8 allowed = e->usage[i] | (i == 1 && (e->flags & F_SA) ? 0x1f : 0);
@@ -1570,9 +1572,9 @@ int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
 			return invalid_cdb(&c, i, highest_bit(bad));
 	}
 	if ((e->flags & F_MEDIA) && cdb_read_once(dev->stopped))
-		return check_condition(&c, RAMLLD_SK_NOT_READY,
-				       RAMLLD_ASC_NOT_READY_INIT_REQ, SKS_NONE,
-				       SKS_NONE, false);
+		return ramlld_cdb_check_condition(&c, RAMLLD_SK_NOT_READY,
+						  RAMLLD_ASC_NOT_READY_INIT_REQ, SKS_NONE,
+						  SKS_NONE, false);
 	if ((e->flags & F_DIN) && c.din.cap)
 		memset(din, 0, c.din.cap);
 	/* READ and WRITE by a direct call: an indirect one is a retpoline */
