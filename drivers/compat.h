@@ -357,6 +357,7 @@ struct ramlld_disk_limits {
 	unsigned int logical_block_size;
 	unsigned int physical_block_size;
 	unsigned int max_hw_sectors;
+	unsigned int max_sectors;	/* max_sectors_kb's default */
 	unsigned int max_discard_sectors;
 	unsigned int discard_granularity;
 	unsigned int max_write_zeroes_sectors;
@@ -373,6 +374,7 @@ static inline void ramlld_compat_fill_limits(struct queue_limits *lim,
 	lim->logical_block_size = l->logical_block_size;
 	lim->physical_block_size = l->physical_block_size;
 	lim->max_hw_sectors = l->max_hw_sectors;
+	lim->max_user_sectors = l->max_sectors;
 	lim->max_hw_discard_sectors = l->max_discard_sectors;
 	lim->discard_granularity = l->discard_granularity;
 	lim->max_write_zeroes_sectors = l->max_write_zeroes_sectors;
@@ -419,6 +421,8 @@ static inline void ramlld_compat_apply_limits(struct request_queue *q,
 	blk_queue_logical_block_size(q, l->logical_block_size);
 	blk_queue_physical_block_size(q, l->physical_block_size);
 	blk_queue_max_hw_sectors(q, l->max_hw_sectors);
+	/* the setter made it min(max_hw_sectors, BLK_DEF_MAX_SECTORS) */
+	q->limits.max_sectors = l->max_sectors;
 	blk_queue_max_discard_sectors(q, l->max_discard_sectors);
 	q->limits.discard_granularity = l->discard_granularity;
 	blk_queue_max_write_zeroes_sectors(q, l->max_write_zeroes_sectors);
@@ -654,6 +658,12 @@ static inline void ramlld_compat_queue_rqs_prep(struct request *rq)
 #else
 #define RAMLLD_QC_STATUS_T	enum scsi_qc_status
 #endif
+/*
+ * shost->opt_sectors (6.0) caps the max_sectors sd gives a disk; before,
+ * sd makes it min(max transfer, BLK_DEF_MAX_SECTORS): 1280 KiB.
+ */
+#define RAMLLD_HAVE_SHOST_OPT_SECTORS	RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
+
 /* slave_alloc() became sdev_init() (6.14) */
 #define RAMLLD_HAVE_SDEV_INIT		RAMLLD_KERNEL_AT_LEAST(6, 14, 0)
 

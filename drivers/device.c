@@ -46,10 +46,12 @@ struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
 				struct blk_mq_tag_set *set)
 {
 	unsigned int pbs = ramlld_config_pbs(&dev->cfg);
+	unsigned int max_hw = dev->cfg.max_hw_sectors_kb << (10 - SECTOR_SHIFT);
 	struct ramlld_disk_limits lim = {
 		.logical_block_size = dev->cfg.sector_size,
 		.physical_block_size = pbs,
-		.max_hw_sectors = RAMLLD_MAX_HW_SECTORS,
+		.max_hw_sectors = max_hw,
+		.max_sectors = min_t(unsigned int, max_hw, RAMLLD_DEF_MAX_SECTORS),
 		/* discard frees whole pages and zeroes partial ones */
 		.max_discard_sectors = RAMLLD_MAX_DISCARD_BYTES >> SECTOR_SHIFT,
 		/* newer kernels raise it to the physical block size anyway */

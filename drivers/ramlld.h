@@ -356,8 +356,12 @@ static inline blk_status_t ramlld_store_errno_to_blk_status(int err)
 	return err == -EOPNOTSUPP ? BLK_STS_NOTSUPP : BLK_STS_IOERR;
 }
 
-/* Largest request either block front end accepts, in 512-byte sectors (1 MiB). */
-#define RAMLLD_MAX_HW_SECTORS	2048
+/*
+ * max_sectors_kb's default, in 512-byte sectors (1 MiB): the largest
+ * request the block layer and sd make unless max_sectors_kb is raised;
+ * max_hw_sectors_kb bounds that and passthrough (SG_IO) commands.
+ */
+#define RAMLLD_DEF_MAX_SECTORS	2048
 /*
  * Largest discard, write-zeroes, UNMAP command or WRITE SAME: bounds the
  * pages one request frees or zeroes where the CPU cannot be given up

@@ -623,7 +623,6 @@ static struct scsi_host_template ramlld_scsi_template = {
 	.can_queue		= 192,
 	.this_id		= -1,
 	.sg_tablesize		= SG_MAX_SEGMENTS,
-	.max_sectors		= RAMLLD_MAX_HW_SECTORS,
 	.cmd_per_lun		= 192,
 	.cmd_size		= sizeof(struct ramlld_scsi_cmd),
 	.skip_settle_delay	= 1,
@@ -651,7 +650,7 @@ static void ramlld_scsi_init_lun(struct ramlld_scsi_host *host, unsigned int i)
 	dev->target = i / lpt;
 	dev->lun = i % lpt;
 	dev->tgt_nr_luns = min(lpt, host->group->nr_devices - dev->target * lpt);
-	dev->max_xfer_blocks = (RAMLLD_MAX_HW_SECTORS << SECTOR_SHIFT) / bs;
+	dev->max_xfer_blocks = ((u64)rdev->cfg.max_hw_sectors_kb << 10) / bs;
 	/*
 	 * No optimal transfer length: sd would make it max_sectors_kb and
 	 * twice it the read-ahead, which the block front ends do not have.
@@ -755,6 +754,11 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	shost->nr_hw_queues = cfg->submit_queues ? cfg->submit_queues :
 			      ramlld_config_nr_vectors(cfg) ?: nr_cpu_ids;
 	shost->host_tagset = 1;
+	/* max_hw_sectors_kb; max_sectors_kb stays RAMLLD_DEF_MAX_SECTORS */
+	shost->max_sectors = cfg->max_hw_sectors_kb << (10 - SECTOR_SHIFT);
+#if RAMLLD_HAVE_SHOST_OPT_SECTORS
+	shost->opt_sectors = RAMLLD_DEF_MAX_SECTORS;
+#endif
 	ret = ramlld_scsi_init_poll(host, cfg->poll_queues);
 	if (ret)
 		goto err_put;

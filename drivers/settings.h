@@ -87,7 +87,9 @@ X(every_nth, uint, 0, 0, UINT_MAX, run, NULL, ramlld_faults_apply_nth, \
 X(timeout_nth, uint, 0, 0, UINT_MAX, run, NULL, ramlld_faults_apply_nth, \
 	"Never complete every Nth read or write of mq and scsi; 0 off")	\
 X(badblocks, bad, "", 0, 0, run, NULL, ramlld_faults_apply_badblocks,	\
-	"Fail I/O touching START-END (512-byte sectors, inclusive)")
+	"Fail I/O touching START-END (512-byte sectors, inclusive)")		\
+X(max_hw_sectors_kb, uint, 32768, 4, 65536, load, NULL, NULL,		\
+	"Largest request in KiB (SG_IO's too); max_sectors_kb stays 1024")
 
 /* The C type of each setting type, in struct ramlld_config. */
 #define RAMLLD_CTYPE_uint	unsigned int

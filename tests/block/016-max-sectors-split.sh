@@ -24,7 +24,7 @@ ios_delta() {
 
 ramlld_load mode=bio capacity_mb=8
 echo 1 > $q/iostats
-expect_eq "max_hw_sectors_kb" 1024 "$(cat $q/max_hw_sectors_kb)"
+expect_eq "max_hw_sectors_kb (max_hw_sectors_kb= default)" 32768 "$(cat $q/max_hw_sectors_kb)"
 default_kb=$(cat $q/max_sectors_kb)
 expect_eq "max_sectors_kb (default)" 1024 "$default_kb"
 

@@ -7,7 +7,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/scsi/scsi-lib.bash"
 
-scsi_load mode=scsi nr_devices=2 capacity_mb=16
+# max_hw_sectors_kb=1024: a maximum transfer length of 2048 blocks, below the capacity
+scsi_load mode=scsi nr_devices=2 capacity_mb=16 max_hw_sectors_kb=1024
 sg=/dev/${SG[0]}	# 32768 blocks: last LBA 0x7fff
 
 sg_turs "$sg" || fail "TEST UNIT READY failed"
