@@ -30,6 +30,8 @@ static DEFINE_IDA(ramlld_index_ida);
 /* Set and cleared under ramlld_lock; read under RCU by the irq counters. */
 static const struct ramlld_scsi_ops __rcu *ramlld_scsi_ops;
 static int ramlld_majors[RAMLLD_FE_COUNT];
+/* ramlld's debugfs directory, from ramlld_devices_init() */
+static struct dentry *ramlld_devices_debugfs;
 static const char * const ramlld_disk_prefix[RAMLLD_FE_COUNT] = {
 	[RAMLLD_FE_BIO]	= RAMLLD_NAME,
 	[RAMLLD_FE_MQ]	= RAMLLD_NAME "mq",
@@ -136,7 +138,7 @@ static struct ramlld_device *ramlld_device_create(struct ramlld_group *group,
 	dev->cfg = *cfg;
 	dev->group = group;
 	dev->group_pos = pos;
-	ret = ramlld_faults_init(dev);
+	ret = ramlld_faults_init(dev, ramlld_devices_debugfs);
 	if (ret)
 		goto err;
 
@@ -327,10 +329,11 @@ void ramlld_scsi_unregister(void)
 }
 EXPORT_SYMBOL_GPL(ramlld_scsi_unregister);
 
-int ramlld_devices_init(void)
+int ramlld_devices_init(struct dentry *debugfs)
 {
 	int ret;
 
+	ramlld_devices_debugfs = debugfs;
 	ret = register_blkdev(0, ramlld_disk_prefix[RAMLLD_FE_BIO]);
 	if (ret < 0)
 		return ret;

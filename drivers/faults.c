@@ -123,10 +123,9 @@ full:
 	return -ENOSPC;
 }
 
-int ramlld_faults_init(struct ramlld_device *dev)
+int ramlld_faults_init(struct ramlld_device *dev, struct dentry *root)
 {
 	struct ramlld_fault_attrs *fa;
-	struct dentry *root = ramlld_debugfs_root();
 	char name[32];
 	int fe;
 

@@ -53,6 +53,8 @@ struct ramlld_irq_stats {
 static DEFINE_PER_CPU(struct ramlld_irq_stats, ramlld_irq_stats);
 static struct dentry *ramlld_irq_debugfs;
 static struct tracepoint *ramlld_irq_tp_done;
+/* set at init, before the probe is registered */
+static ramlld_queue_is_ours_fn ramlld_irq_is_ours[RAMLLD_FE_COUNT];
 
 int ramlld_irq_apply_cpus(struct ramlld_device *dev)
 {
@@ -173,10 +175,15 @@ static void ramlld_irq_probe_done(void *data, struct request *rq,
 				  RAMLLD_RQ_COMPLETE_ERROR_T error,
 				  unsigned int nr_bytes)
 {
-	if (ramlld_mq_queue_is_ours(rq->q))
-		this_cpu_inc(ramlld_irq_stats.done[RAMLLD_FE_MQ]);
-	else if (ramlld_scsi_queue_is_ours(rq->q))
-		this_cpu_inc(ramlld_irq_stats.done[RAMLLD_FE_SCSI]);
+	const struct request_queue *q = rq->q;
+	int fe;
+
+	for (fe = RAMLLD_FE_MQ; fe < RAMLLD_FE_COUNT; fe++) {
+		if (ramlld_irq_is_ours[fe](q)) {
+			this_cpu_inc(ramlld_irq_stats.done[fe]);
+			return;
+		}
+	}
 }
 
 /* The probe's arguments must be the tracepoint's: checked at build time. */
@@ -209,11 +216,13 @@ static int ramlld_irq_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ramlld_irq);
 
-int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
+int ramlld_irq_init(unsigned int irqmode, unsigned int modes,
+		    struct dentry *debugfs,
+		    const ramlld_queue_is_ours_fn is_ours[RAMLLD_FE_COUNT])
 {
 	struct dentry *dir;
 	unsigned int cpu;
-	int ret;
+	int fe, ret;
 
 	for_each_possible_cpu(cpu) {
 		struct ramlld_irq_local *l = per_cpu_ptr(&ramlld_irq_local, cpu);
@@ -225,6 +234,8 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
 	if (irqmode == RAMLLD_IRQ_NONE ||
 	    !(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)))
 		return 0;
+	for (fe = RAMLLD_FE_MQ; fe < RAMLLD_FE_COUNT; fe++)
+		ramlld_irq_is_ours[fe] = is_ours[fe];
 	for_each_kernel_tracepoint(ramlld_irq_find_tp, &ramlld_irq_tp_done);
 	if (ramlld_irq_tp_done) {
 		ret = tracepoint_probe_register(ramlld_irq_tp_done,
@@ -238,9 +249,8 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes)
 		pr_warn("no block_rq_complete tracepoint: the done counters stay 0\n");
 	}
 	/* debugfs is optional: the counters are for tests and reports */
-	dir = ramlld_debugfs_root();
-	if (!IS_ERR_OR_NULL(dir)) {
-		dir = debugfs_create_file("completions", 0444, dir, NULL,
+	if (!IS_ERR_OR_NULL(debugfs)) {
+		dir = debugfs_create_file("completions", 0444, debugfs, NULL,
 					  &ramlld_irq_fops);
 		ramlld_irq_debugfs = IS_ERR(dir) ? NULL : dir;
 	}

@@ -33,10 +33,11 @@ static struct dentry *ramlld_debugfs;
 /* set once init has checked ramlld_params: from then on a write is checked whole */
 static bool ramlld_live;
 
-struct dentry *ramlld_debugfs_root(void)
-{
-	return ramlld_debugfs;
-}
+/* The front ends whose requests the done counters count. */
+static const ramlld_queue_is_ours_fn ramlld_is_ours[RAMLLD_FE_COUNT] = {
+	[RAMLLD_FE_MQ]		= ramlld_mq_queue_is_ours,
+	[RAMLLD_FE_SCSI]	= ramlld_scsi_queue_is_ours,
+};
 
 struct ramlld_param_apply {
 	const struct ramlld_setting *s;
@@ -129,10 +130,11 @@ static int __init ramlld_init(void)
 
 	/* optional: for tests and reports */
 	ramlld_debugfs = debugfs_create_dir(RAMLLD_NAME, NULL);
-	ret = ramlld_irq_init(ramlld_params.irqmode, ramlld_params.mode);
+	ret = ramlld_irq_init(ramlld_params.irqmode, ramlld_params.mode,
+			      ramlld_debugfs, ramlld_is_ours);
 	if (ret)
 		goto err_debugfs;
-	ret = ramlld_devices_init();
+	ret = ramlld_devices_init(ramlld_debugfs);
 	if (ret)
 		goto err_irq;
 	mutex_lock(&ramlld_lock);

@@ -220,10 +220,12 @@ int ramlld_scsi_host_no(struct ramlld_group *group);
 /* Call fn on every device of every group; ramlld_lock held. */
 typedef void (*ramlld_device_fn)(struct ramlld_device *dev, void *data);
 void ramlld_devices_apply(ramlld_device_fn fn, void *data);
-/* ramlld's debugfs directory (main.c), NULL or an ERR_PTR without debugfs. */
-struct dentry *ramlld_debugfs_root(void);
-/* Block majors of the bio and mq front ends (device.c): module init/exit. */
-int ramlld_devices_init(void);
+/*
+ * Block majors of the bio and mq front ends (device.c): module init/exit.
+ * debugfs: ramlld's directory, NULL or an ERR_PTR without debugfs; each
+ * device's fault attributes go below it.
+ */
+int ramlld_devices_init(struct dentry *debugfs);
 void ramlld_devices_exit(void);
 
 /*
@@ -266,8 +268,12 @@ static inline bool ramlld_faults_armed(const struct ramlld_device *dev)
 	return unlikely(READ_ONCE(dev->faults));
 }
 
-/* dev's fault attributes and table (after its index is set); ramlld_lock held. */
-int ramlld_faults_init(struct ramlld_device *dev);
+/*
+ * dev's fault attributes and table (after its index is set), the
+ * framework's knobs below debugfs (NULL or an ERR_PTR: none); ramlld_lock
+ * held.
+ */
+int ramlld_faults_init(struct ramlld_device *dev, struct dentry *debugfs);
 void ramlld_faults_exit(struct ramlld_device *dev);
 /* The apply of every_nth, timeout_nth and badblocks (settings.h). */
 int ramlld_faults_apply_nth(struct ramlld_device *dev);
@@ -308,10 +314,20 @@ void ramlld_irq_raise(const struct ramlld_device *dev,
 int ramlld_irq_apply_cpus(struct ramlld_device *dev);
 /* Free dev's map: no command of dev is left. */
 void ramlld_irq_dev_exit(struct ramlld_device *dev);
-/* irqmode and modes: the module parameters' (the counters are kept when irqmode != 0) */
-int ramlld_irq_init(unsigned int irqmode, unsigned int modes);
+/*
+ * Whether a request queue is one of a front end's: the done counters ask
+ * from the block layer's completion tracepoint, under RCU.
+ */
+typedef bool (*ramlld_queue_is_ours_fn)(const struct request_queue *q);
+/*
+ * irqmode and modes: the module parameters' (the counters are kept when
+ * irqmode != 0), in debugfs (NULL or an ERR_PTR: none); is_ours[fe] answers
+ * for the mq and SCSI front ends.
+ */
+int ramlld_irq_init(unsigned int irqmode, unsigned int modes,
+		    struct dentry *debugfs,
+		    const ramlld_queue_is_ours_fn is_ours[RAMLLD_FE_COUNT]);
 void ramlld_irq_exit(void);
-/* Whether a request queue is one of this front end's (the done counters). */
 bool ramlld_mq_queue_is_ours(const struct request_queue *q);
 bool ramlld_scsi_queue_is_ours(const struct request_queue *q);
 
