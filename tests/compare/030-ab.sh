@@ -69,6 +69,11 @@ cp "$out/ab.md" "$dir/ab.md.1"
 "$TOP/compare/ab" --report "$out" > /dev/null || fail "--report failed"
 cmp -s "$out/ab.md" "$dir/ab.md.1" || fail "--report gave another ab.md"
 
+# a kernel whose runs disagree by more than 0.5 % decides nothing
+sed -i 's/^ramlld-mq\tio_uring\t7002\t/ramlld-mq\tio_uring\t7100\t/' "$out/base/run2/cells.tsv"
+python3 "$TOP/compare/ab-report.py" --quiet "$out" || fail "ab-report.py failed on disagreeing runs"
+grep -qF '| ramlld-mq | io_uring | 7,050 | 7,001 | -49 | -0.70 % | 100 (2) | 2 (2) | 102 | **runs disagree** |' "$out/ab.md" ||
+	fail "disagreeing runs: $(grep ramlld-mq "$out/ab.md" | head -n 1)"
 # a cell that one kernel lacks is named, not dropped
 rm "$out/changed/run2/cells.tsv"
 sed -i '/^brd/d' "$out/changed/run1/cells.tsv"
