@@ -64,6 +64,13 @@ w=$(find "$RAMLLD_CACHE/ab/src" -mindepth 1 -maxdepth 1 -type d)
 grep -q '^ramlld-sd io_uring 10000 ' "$w/cost" || fail "the work copy was left patched: $(cat "$w/cost")"
 [ ! -e "$w/.ramlld-ab.patch" ] || fail "the work copy still records a patch"
 grep -q '^ramlld-sd io_uring 10000 ' "$dir/src/cost" || fail "the source tree was changed"
+# --build-only: both kernels (cached by the fake's key), nothing measured, the copy back at base
+: > "$RAMLLD_CACHE/builds"
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --build-only --out "$dir/bo" > "$dir/log" 2>&1 ||
+	fail "--build-only failed: $(tail -n 3 "$dir/log")"
+[ "$(wc -l < "$RAMLLD_CACHE/builds")" = 2 ] || fail "--build-only: two builds expected: $(cat "$RAMLLD_CACHE/builds")"
+[ ! -e "$dir/bo/base/run1" ] || fail "--build-only measured"
+grep -q "both kernels built" "$dir/log" || fail "--build-only: $(cat "$dir/log")"
 # --report rewrites the same report from the recorded runs
 cp "$out/ab.md" "$dir/ab.md.1"
 "$TOP/compare/ab" --report "$out" > /dev/null || fail "--report failed"
@@ -98,6 +105,7 @@ expect_fail 2 "--ab-patch does not go with --git" --ab-patch "$dir/cost.patch" -
 expect_fail 2 "--rows: bad regular expression" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '(('
 expect_fail 2 "--trees: BASE and CHANGED are the same folder" --trees "$dir/src" "$dir/src/"
 expect_fail 2 "--kernel K goes with Debian's source" --ab-patch "$dir/cost.patch" --source "$dir/src" --kernel bookworm
+expect_fail 2 "--build-only goes with --ab-patch" --trees "$dir/src" "$dir/src.new" --build-only
 expect_fail 2 "--kernel: unknown kernel 'nosuch'" --ab-patch "$dir/cost.patch" --kernel nosuch
 expect_fail 2 "--base/--changed/--bisect need --git REPO" --bisect a b --path ramlld-sd/io_uring --threshold 10
 # compare/run hands --ab, --ab-patch and --bisect to compare/ab (--ab itself dropped)
