@@ -173,3 +173,27 @@ def bars(s, plots):
 def rule(exact):
     return VERDICT_RULE_EXACT if exact else VERDICT_RULE
 
+
+
+def compute_section(run, workload, analyse, finish=None):
+    """A seed section's figures, once per run (None when the run has no cells of workload):
+    analyse(root, cells, idx, exact) makes them; finish(sec, run) adds what this run's clock
+    cannot decide."""
+    def make():
+        if not any(c["workload"] == workload for c in run.cells):
+            return None
+        sec = analyse(run.root, run.cells, run.idx, run.exact)
+        sec["clock"], sec["exact"] = run.clock, run.exact
+        if finish:
+            finish(sec, run)
+        return sec
+    return run.once(workload, make)
+
+
+def render_section(sec, plot, plots, to_markdown):
+    """A seed section's markdown, its plot drawn first ([] without figures)."""
+    if not sec:
+        return []
+    sec["plots"] = []
+    plot(sec, plots)
+    return to_markdown(sec)

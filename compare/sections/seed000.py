@@ -6,6 +6,7 @@ import re
 from lib.fmt import fmt, pm
 from lib.results import extras_mean
 from lib.seed import (BANDS, band_of, cell_ratio, markdown, targets_of, undecidable, verdict, verdict_text)
+from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement, ratio
 
 TITLE = "Seed 000"
@@ -121,26 +122,18 @@ def luns_plot(sec, plots):
     sec["plots"].append(plots.save(fig, "seed-000-luns.png"))
 
 
+def _finish(sec, run):
+    if not run.parallel:
+        undecidable(sec, "the post's gain from 10 to 32 LUNs is a parallel effect (32 "
+                    "hardware threads serving LUNs at once); this guest's vCPUs take turns, "
+                    "so nothing can scale over LUNs here.",
+                    "compare/run --host DEV,DEV,... --only seed-000 --clock host")
+
+
 def compute(run):
     """The section's figures (None when the run has no seed-000 cells)."""
-    def make():
-        if not any(c["workload"] == WORKLOAD for c in run.cells):
-            return None
-        sec = seed000(run.root, run.cells, run.idx, run.exact)
-        sec["clock"], sec["exact"] = run.clock, run.exact
-        if not run.parallel:
-            undecidable(sec, "the post's gain from 10 to 32 LUNs is a parallel effect (32 "
-                        "hardware threads serving LUNs at once); this guest's vCPUs take turns, "
-                        "so nothing can scale over LUNs here.",
-                        "compare/run --host DEV,DEV,... --only seed-000 --clock host")
-        return sec
-    return run.once(WORKLOAD, make)
+    return compute_section(run, WORKLOAD, seed000, _finish)
 
 
 def render(run, plots):
-    sec = compute(run)
-    if not sec:
-        return []
-    sec["plots"] = []
-    luns_plot(sec, plots)
-    return markdown(sec)
+    return render_section(compute(run), luns_plot, plots, markdown)

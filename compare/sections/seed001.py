@@ -6,6 +6,7 @@ import os
 
 from lib.fmt import fmt, pm
 from lib.seed import BANDS, band_of, bars, markdown, targets_of, verdict, verdict_text
+from lib.seed import compute_section, render_section
 from lib.stats import agreement, mean_sd, ratio
 
 TITLE = "Seed 001"
@@ -179,28 +180,20 @@ def seed001(root, cells, idx, exact=False):
     return sec
 
 
+def _finish(sec, run):
+    # the post's hand-spread interrupts: an interrupt CPU saturating is a parallel effect
+    sec["undecided"] = [] if run.parallel else [{
+        "claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
+                 "interrupt CPU from saturating",
+        "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
+        "why": "an interrupt CPU saturating needs CPUs running at once",
+        "command": "compare/run --host DEV --only seed-001 --clock host"}]
+
+
 def compute(run):
     """The section's figures (None when the run has no seed-001 cells)."""
-    def make():
-        if not any(c["workload"] == WORKLOAD for c in run.cells):
-            return None
-        sec = seed001(run.root, run.cells, run.idx, run.exact)
-        sec["clock"], sec["exact"] = run.clock, run.exact
-        # the post's hand-spread interrupts: an interrupt CPU saturating is a parallel effect
-        sec["undecided"] = [] if run.parallel else [{
-            "claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
-                     "interrupt CPU from saturating",
-            "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
-            "why": "an interrupt CPU saturating needs CPUs running at once",
-            "command": "compare/run --host DEV --only seed-001 --clock host"}]
-        return sec
-    return run.once(WORKLOAD, make)
+    return compute_section(run, WORKLOAD, seed001, _finish)
 
 
 def render(run, plots):
-    sec = compute(run)
-    if not sec:
-        return []
-    sec["plots"] = []
-    bars(sec, plots)
-    return markdown(sec)
+    return render_section(compute(run), bars, plots, markdown)

@@ -12,6 +12,7 @@ from lib.fmt import fmt, pm
 from lib.perf import layer_of, symbols
 from lib.results import run_extras
 from lib.seed import BANDS, band_of, markdown, targets_of, undecidable, verdict, verdict_text
+from lib.seed import compute_section, render_section
 from lib.stats import EXACT_AGREE_PCT, agreement, mean_sd, ratio
 
 TITLE = "Seed 002"
@@ -459,27 +460,19 @@ def grid_plot(sec, plots):
     sec["plots"].append(plots.save(fig, "seed-002-grid.png"))
 
 
+def _finish(sec, run):
+    undecidable(sec, "the post's max_sectors_kb 64 gain came from pipelining between an "
+                "iSCSI target and its initiator on two machines (the target reading its disk "
+                "while the network carried the previous command); one guest, one RAM store "
+                "and vCPUs taking turns overlap nothing.",
+                "compare/run --host DEV --only seed-002 --clock host, DEV an iSCSI disk "
+                "exported from a second machine")
+
+
 def compute(run):
     """The section's figures (None when the run has no seed-002 cells)."""
-    def make():
-        if not any(c["workload"] == WORKLOAD for c in run.cells):
-            return None
-        sec = seed002(run.root, run.cells, run.idx, run.exact)
-        sec["clock"], sec["exact"] = run.clock, run.exact
-        undecidable(sec, "the post's max_sectors_kb 64 gain came from pipelining between an "
-                    "iSCSI target and its initiator on two machines (the target reading its disk "
-                    "while the network carried the previous command); one guest, one RAM store "
-                    "and vCPUs taking turns overlap nothing.",
-                    "compare/run --host DEV --only seed-002 --clock host, DEV an iSCSI disk "
-                    "exported from a second machine")
-        return sec
-    return run.once(WORKLOAD, make)
+    return compute_section(run, WORKLOAD, seed002, _finish)
 
 
 def render(run, plots):
-    sec = compute(run)
-    if not sec:
-        return []
-    sec["plots"] = []
-    grid_plot(sec, plots)
-    return markdown(sec)
+    return render_section(compute(run), grid_plot, plots, markdown)

@@ -4,6 +4,7 @@
 
 from lib.fmt import fmt, pm
 from lib.seed import band_of, bars, cell_ratio, markdown, targets_of, verdict
+from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
 TITLE = "Seed 003"
@@ -121,19 +122,8 @@ def seed003(root, cells, idx, exact=False):
 
 def compute(run):
     """The section's figures (None when the run has no seed-003 cells)."""
-    def make():
-        if not any(c["workload"] == WORKLOAD for c in run.cells):
-            return None
-        sec = seed003(run.root, run.cells, run.idx, run.exact)
-        sec["clock"], sec["exact"] = run.clock, run.exact
-        return sec
-    return run.once(WORKLOAD, make)
+    return compute_section(run, WORKLOAD, seed003)
 
 
 def render(run, plots):
-    sec = compute(run)
-    if not sec:
-        return []
-    sec["plots"] = []
-    bars(sec, plots)
-    return markdown(sec)
+    return render_section(compute(run), bars, plots, markdown)

@@ -7,6 +7,7 @@ import statistics
 from lib.fmt import fmt, pm
 from lib.results import extras_mean, run_shape
 from lib.seed import BANDS, band_of, bars, cell_ratio, markdown, targets_of, verdict, verdict_text
+from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
 TITLE = "Seed 004"
@@ -84,19 +85,8 @@ def seed004(root, cells, idx, exact=False):
 
 def compute(run):
     """The section's figures (None when the run has no seed-004 cells)."""
-    def make():
-        if not any(c["workload"] == WORKLOAD for c in run.cells):
-            return None
-        sec = seed004(run.root, run.cells, run.idx, run.exact)
-        sec["clock"], sec["exact"] = run.clock, run.exact
-        return sec
-    return run.once(WORKLOAD, make)
+    return compute_section(run, WORKLOAD, seed004)
 
 
 def render(run, plots):
-    sec = compute(run)
-    if not sec:
-        return []
-    sec["plots"] = []
-    bars(sec, plots)
-    return markdown(sec)
+    return render_section(compute(run), bars, plots, markdown)
