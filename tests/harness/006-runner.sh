@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; ramlld left loaded with a process holding its disk, and a configfs item left, fail the test that left them, listed, and are undone: the next test loads ramlld and passes; summary line and exit status
+# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; ramlld left loaded with a process holding its disk, and a configfs item left, fail the test that left them, listed, and are undone: the next test loads ramlld and passes; what cannot be undone (brd held by swap) ends that guest and the next test passes in a fresh one; summary line and exit status
 # where: host
 # requires: qemu-system-x86_64 make cc
-# timeout: 400
+# timeout: 600
 # shellcheck disable=SC2016 # the made-up tests expand their own variables
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/harness/harness-lib.bash"
@@ -42,6 +42,10 @@ t g/006-dev-file.sh guest 'echo stray > /dev/ramlld-stray'
 t g/007-leak-held.sh guest 'ramlld_load mode=bio capacity_mb=4; sleep 1000 < /dev/ramlld0 & echo "ok: /dev/ramlld0 held by $!"'
 t g/008-leak-configfs.sh guest 'ramlld_load mode=bio capacity_mb=4; mkdir /sys/kernel/config/ramlld/leak'
 t g/009-after-leak.sh guest 'ramlld_load mode=bio capacity_mb=4; [ -b /dev/ramlld0 ] || fail "no /dev/ramlld0"; ramlld_unload'
+# what the runner cannot undo: brd held by swap (it neither swapoffs nor knows swap), so that
+# guest ends and the test after it runs in a fresh one
+t g/010-undoable.sh guest 'modprobe brd rd_size=8192 rd_nr=1 && mkswap /dev/ram0 > /dev/null && swapon /dev/ram0'
+t g/011-after-undoable.sh guest '[ ! -d /sys/module/brd ] && ! grep -q "^/dev/ram0 " /proc/swaps && echo "ok: fresh guest"'
 
 rc=0
 RAMLLD_TESTS_DIR=$suite "$TOP/tests/run" > "$RESULTS/out" 2>&1 <&- || rc=$?
@@ -77,4 +81,11 @@ check '^ +rmdir /sys/kernel/config/ramlld/leak$' "the configfs item is removed"
 	fail "the guest was not made clean after g/007 and g/008"
 echo "ok: the guest was made clean after each"
 check '^PASS g/009-after-leak ' "the test after them loads ramlld itself and passes"
-check '^4 passed, 8 failed, 2 skipped$' "the summary line"
+check '^FAIL g/010-undoable ' "a test that leaves what cannot be undone fails"
+check '^ +rmmod brd failed' "the failed undo is listed"
+check 'the guest could not be made clean again \(after g/010-undoable: +module brd\); the rest go on in a fresh guest' \
+	"the runner says it ends that guest"
+check '^PASS g/011-after-undoable ' "the test after it runs in a fresh guest and passes"
+[ "$(grep -c '^FAIL g/01[01]' "$RESULTS/out")" -eq 1 ] || fail "a test other than g/010 was blamed"
+echo "ok: only g/010 is blamed for the guest it left"
+check '^5 passed, 9 failed, 2 skipped$' "the summary line"
