@@ -339,13 +339,35 @@ def pct(s):
 
 
 def load(out_dir):
-    """(meta, runs) of OUT/knobs.jsonl, or (None, []) when there is none."""
+    """(meta, runs) of OUT/knobs.jsonl, or (None, []) when there is none. A knob step killed
+    while writing leaves the file empty, or its last line cut: that line is left out (meta
+    None, or no runs)."""
     path = os.path.join(out_dir, "knobs.jsonl")
     if not os.path.exists(path):
         return None, []
     with open(path, encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f if line.strip()]
+        lines = [line for line in f if line.strip()]
+    rows = []
+    for i, line in enumerate(lines):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i != len(lines) - 1:
+                raise
+    if not rows or "meta" not in rows[0]:
+        return None, []
     return rows[0]["meta"], rows[1:]
+
+
+def no_rows(out_dir, level="##"):
+    """The section's lines when OUT/knobs.jsonl exists but holds no run (the knob step was
+    killed or failed before its first one), so the report says so; [] otherwise."""
+    path = os.path.join(out_dir, "knobs.jsonl")
+    if not os.path.exists(path) or load(out_dir)[1]:
+        return []
+    return [f"{level} The knob table (seed 001)", "",
+            "Not measured: the knob step produced no rows (knobs/knobs.jsonl holds no run; "
+            "see run-knobs.log or the guest's log for why it stopped).", ""]
 
 
 def effect(b, v, floor, w_noise=None):
@@ -385,7 +407,7 @@ def markdown(out_dir, level="##", guest=None):
     in a guest of its own rather than the matrix's."""
     meta, runs = load(out_dir)
     if not meta or not runs:
-        return []
+        return no_rows(out_dir, level)
     clock = meta.get("clock", "host")
     exact = clock == "icount"
     floor = FLOOR_PCT["icount" if exact else "host"]

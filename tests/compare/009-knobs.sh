@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones
+# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones; a knobs.jsonl left empty, meta-only or cut by a killed knob step gives a report whose knob section says the step produced no rows
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -117,4 +117,22 @@ expect_in "knob-table refuses a bad configuration" "--configs: bad configuration
 run_rc 2 python3 "$TOP/compare/knobs.py" --out "$dir/x" --top "$TOP" --ko /nonexistent --configs "seed 001"
 expect_in "knobs.py refuses a bad configuration" "--configs: bad configuration 'seed 001' (allowed:"
 [ ! -e "$dir/x" ] || fail "a refused knobs.py made its results folder"
+# a knob step killed before its first run: knobs.jsonl empty, or its meta alone, or its last
+# line cut; the report is still written and its knob section says the step produced no rows
+fixture=$TOP/tests/compare/fixtures/exact-small
+for cut in empty meta-only cut-line; do
+	rm -rf "$dir/run"
+	cp -r "$fixture" "$dir/run"
+	k=$dir/run/knobs/knobs.jsonl
+	case $cut in
+	empty) : > "$k" ;;
+	meta-only) head -n 1 "$fixture/knobs/knobs.jsonl" > "$k" ;;
+	cut-line) { head -n 1 "$fixture/knobs/knobs.jsonl"; printf '{"workload": "dd", "pa'; } > "$k" ;;
+	esac
+	"$TOP/compare/run" --report "$dir/run" > "$dir/out.txt" 2>&1 ||
+		{ cat "$dir/out.txt"; fail "--report of a folder whose knobs.jsonl is $cut"; }
+	grep -qF "Not measured: the knob step produced no rows" "$dir/run/report.md" ||
+		fail "$cut knobs.jsonl: the knob section does not say the step produced no rows"
+	echo "ok: $cut knobs.jsonl: the report says the knob step produced no rows"
+done
 echo "ok: the knob table's arithmetic and --configs"
