@@ -9,14 +9,19 @@ guest's prefixed "knob-guest ") on standard input, and the targets' header table
   estimate S          seconds for the whole run with a host CPU to itself
   estimate-matrix S   the matrix's guest (boot, set-ups, runs, breakdowns)
   estimate-knobs S    the knob guest (0 when there is none)
-  timeout-matrix S, timeout-knobs S, timeout-factor N: each guest's timeout (N x its estimate)
+  host-stretch X      how much the host's load at the start stretches a guest's wall time
+  timeout-matrix S, timeout-knobs S, timeout-factor N: each guest's timeout (N x its
+                      estimate x the stretch)
 
 The costs are host seconds measured on this project's machine (docs/benches.md, "Measured
 slice and estimate" and "The exact quick level"): on the exact clock (icount) QEMU runs the
 guest on one host thread, so its CPU time is the wall time on a quiet host; on the host's
 clock (TCG) a run takes its own runtime, ramp and fio's start-up. A loaded host stretches
-the wall time (QEMU got 20-30 % of a CPU at host load 8-11): compare/run gives each guest a
-timeout of TIMEOUT_FACTOR times its estimate.
+the wall time (QEMU got 20-30 % of a CPU at host load 8-11): a guest's thread gets about
+CPUS / (LOAD + 1) of a CPU once the load (--host-load, the 1-minute load average when the run
+starts) and the guest itself outnumber the CPUS (--host-cpus), so each guest's timeout is
+TIMEOUT_FACTOR times its estimate times max(1, (LOAD + 1) / CPUS). The factor covers the load
+growing during the run; the stretch, a host already busy when it starts.
 """
 import argparse
 import math
@@ -191,10 +196,15 @@ def estimate(plan, targets, clock):
     return matrix + knobs + c["host_side"], matrix, knobs
 
 
-def timeout(seconds):
-    """A guest's timeout for an estimate: TIMEOUT_FACTOR times it, at least TIMEOUT_MIN, in
-    whole minutes."""
-    return max(TIMEOUT_MIN, int(math.ceil(seconds * TIMEOUT_FACTOR / 60)) * 60)
+def stretch(load, cpus):
+    """How much a host's load stretches a one-thread guest's wall time: 1 while a CPU is free."""
+    return max(1.0, (load + 1) / cpus)
+
+
+def timeout(seconds, stretched=1.0):
+    """A guest's timeout for an estimate: TIMEOUT_FACTOR times it, times the host's stretch, at
+    least TIMEOUT_MIN, in whole minutes."""
+    return max(TIMEOUT_MIN, int(math.ceil(seconds * TIMEOUT_FACTOR * stretched / 60)) * 60)
 
 
 def human(seconds):
@@ -216,7 +226,15 @@ def main():
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--clock", required=True, choices=["icount", "host"])
     ap.add_argument("--targets-tsv", required=True, help="guest-run --list-targets's output")
+    ap.add_argument("--host-load", type=float, default=0.0, metavar="LOAD",
+                    help="the host's 1-minute load average at the start (default 0)")
+    ap.add_argument("--host-cpus", type=int, default=1, metavar="N",
+                    help="the host's CPUs (default 1)")
     args = ap.parse_args()
+    if args.host_load < 0:
+        ap.error(f"--host-load: '{args.host_load:g}' is negative (allowed: a load average >= 0)")
+    if args.host_cpus < 1:
+        ap.error(f"--host-cpus: '{args.host_cpus}' is invalid (allowed: a whole number >= 1)")
     try:
         targets = read_targets(args.targets_tsv)
     except OSError as e:
@@ -226,8 +244,10 @@ def main():
     print(f"estimate {whole:.0f} ({human(whole)} with a host CPU to itself)")
     print(f"estimate-matrix {matrix:.0f}")
     print(f"estimate-knobs {knobs:.0f}")
-    print(f"timeout-matrix {timeout(matrix)}")
-    print(f"timeout-knobs {timeout(knobs) if knobs else 0}")
+    st = stretch(args.host_load, args.host_cpus)
+    print(f"host-stretch {st:.2f} (load {args.host_load:.2f} on {args.host_cpus} CPUs)")
+    print(f"timeout-matrix {timeout(matrix, st)}")
+    print(f"timeout-knobs {timeout(knobs, st) if knobs else 0}")
     print(f"timeout-factor {TIMEOUT_FACTOR}")
 
 

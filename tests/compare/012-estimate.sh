@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/estimate.py's wall-time estimate of a plan from the measured per-cell costs (set-ups once per load and shape, runs x repeats, breakdowns, the knob guest, the host's side), each guest's timeout 4 x its estimate, --plan printing both, a plan over 48 h (--full on the exact clock) refused before anything starts, --full on the host clock given a timeout past its estimate
+# what: compare/estimate.py's wall-time estimate of a plan from the measured per-cell costs (set-ups once per load and shape, runs x repeats, breakdowns, the knob guest, the host's side), each guest's timeout 4 x its estimate (more on a host already loaded at the start), --plan printing both, a plan over 48 h (--full on the exact clock) refused before anything starts, --full on the host clock given a timeout past its estimate
 # where: host
 # requires: python3
 # timeout: 300
@@ -44,6 +44,19 @@ expect_eq "the knob guest's estimate" 534 "$(field estimate-knobs)"
 expect_eq "the whole estimate" 831 "$(field estimate)"
 expect_eq "the matrix's timeout (at least 1800 s)" 1800 "$(field timeout-matrix)"
 expect_eq "the knob guest's timeout (4 x 534 s in whole minutes)" 2160 "$(field timeout-knobs)"
+expect_eq "no stretch without a load given" "1.00" "$(sed -n 's/^host-stretch \([0-9.]*\).*/\1/p' <<< "$est")"
+# a host busy at the start (load 7 on 2 CPUs: the guest gets 2/8 of a CPU) stretches the
+# timeouts 4 x: 207 x 4 x 4 = 3,312 -> 3,360; 534 x 16 = 8,544 -> 8,580; a free CPU, none
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --host-load 7 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan") ||
+	fail "estimate.py --host-load 7 failed"
+expect_eq "the stretch at load 7 on 2 CPUs" "4.00" "$(sed -n 's/^host-stretch \([0-9.]*\).*/\1/p' <<< "$est")"
+expect_eq "the matrix's timeout at load 7" 3360 "$(field timeout-matrix)"
+expect_eq "the knob guest's timeout at load 7" 8580 "$(field timeout-knobs)"
+expect_eq "the estimate itself does not move" 831 "$(field estimate)"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --host-load 0.9 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan")
+expect_eq "the knob guest's timeout with a CPU free" 2160 "$(field timeout-knobs)"
+run_rc 2 python3 "$TOP/compare/estimate.py" --clock icount --host-load -1 --targets-tsv "$dir/targets.tsv" < "$dir/plan"
+expect_in "a negative load refused" "--host-load"
 # the same plan on the host's clock: runs of their own length plus fio's start-up
 est=$(python3 "$TOP/compare/estimate.py" --clock host --targets-tsv "$dir/targets.tsv" < "$dir/plan") ||
 	fail "estimate.py --clock host failed"
@@ -62,7 +75,7 @@ run_rc 2 python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv /nonexi
 expect_in "estimate.py without its targets table" "--targets-tsv"
 
 # compare/run --plan prints the estimate and the timeouts of the plan it prints
-plan=$("$TOP/compare/run" --quick --clock icount --plan 2> /dev/null) || fail "compare/run --quick --clock icount --plan failed"
+plan=$(RAMLLD_HOST_LOAD=0 "$TOP/compare/run" --quick --clock icount --plan 2> /dev/null) || fail "compare/run --quick --clock icount --plan failed"
 for k in estimate estimate-matrix estimate-knobs timeout-matrix timeout-knobs; do
 	grep -qE "^$k [0-9]+" <<< "$plan" || fail "--plan lacks '$k N': $(grep -v '^cell' <<< "$plan")"
 done
@@ -71,6 +84,18 @@ m=$(field estimate-matrix) t=$(field timeout-matrix)
 [ "$t" -ge $((4 * m)) ] && [ "$t" -lt $((4 * m + 60)) ] || [ "$t" = 1800 ] ||
 	fail "the matrix guest's timeout $t s is not 4 x its estimate $m s"
 echo "ok: --quick --plan: $(sed -n 's/^estimate //p' <<< "$plan"), matrix guest timeout $t s"
+# at a given load compare/run stretches the timeouts it plans
+plan=$(RAMLLD_HOST_LOAD=$((2 * $(nproc) - 1)) "$TOP/compare/run" --quick --clock icount --plan 2> /dev/null) ||
+	fail "compare/run --plan at a load of 2 x the CPUs failed"
+out=$plan
+expect_in "the stretch compare/run applies" "host-stretch 2.00"
+est=$plan
+t2=$(field timeout-matrix)
+[ "$t2" -ge $((8 * m)) ] && [ "$t2" -lt $((8 * m + 60)) ] || [ "$t2" = 1800 ] ||
+	fail "at load 2 x the CPUs the matrix guest's timeout $t2 s is not 8 x its estimate $m s"
+echo "ok: at load $((2 * $(nproc) - 1)): matrix guest timeout $t2 s"
+run_rc 2 env RAMLLD_HOST_LOAD=high "$TOP/compare/run" --quick --plan
+expect_in "a bad RAMLLD_HOST_LOAD refused" "RAMLLD_HOST_LOAD"
 # --full on the exact clock is refused (over 48 h), naming the estimate; on the host clock it
 # gets a timeout past its estimate (an 8 h one cut it short)
 rc=0
