@@ -52,15 +52,16 @@ UNDECIDABLE_RULE = (
     "is given.")
 
 
-def undecidable(sec, why, command):
+def undecidable(sec, why, command, where=None):
     """Mark a seed section's verdict as one this clock cannot decide: why, and the command that
-    decides it on a machine with parallel CPUs."""
+    decides it on a machine with parallel CPUs (where: what that machine must have)."""
     v = sec["verdict"]
     v["measured_category"] = v["category"]
     v["category"] = UNDECIDABLE
-    v["why"], v["command"] = why, command
+    v["why"], v["command"], v["where"] = why, command, where
     sec["verdict_line"] = (f"**Verdict: {UNDECIDABLE}** — {why} Decided on a machine with "
-                           f"parallel CPUs by `{command}`. What this run measured: "
+                           f"parallel CPUs by `{command}`" + (f", {where}" if where else "")
+                           + ". What this run measured: "
                            + sec["verdict_line"].split("—", 1)[-1].strip())
 
 

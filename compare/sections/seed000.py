@@ -122,12 +122,20 @@ def luns_plot(sec, plots):
     sec["plots"].append(plots.save(fig, "seed-000-luns.png"))
 
 
+def undecided_here(run):
+    """The claims this run's clock cannot decide (claim None: the section's own), whether or
+    not the run measured them."""
+    return [] if run.parallel else [{
+        "claim": None,
+        "why": "the post's gain from 10 to 32 LUNs is a parallel effect (32 hardware threads "
+               "serving LUNs at once); this guest's vCPUs take turns, so nothing can scale "
+               "over LUNs here.",
+        "command": "compare/run --host DEV,DEV,... --only seed-000 --clock host"}]
+
+
 def _finish(sec, run):
-    if not run.parallel:
-        undecidable(sec, "the post's gain from 10 to 32 LUNs is a parallel effect (32 "
-                    "hardware threads serving LUNs at once); this guest's vCPUs take turns, "
-                    "so nothing can scale over LUNs here.",
-                    "compare/run --host DEV,DEV,... --only seed-000 --clock host")
+    for u in undecided_here(run):
+        undecidable(sec, u["why"], u["command"])
 
 
 def compute(run):

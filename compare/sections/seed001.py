@@ -180,14 +180,19 @@ def seed001(root, cells, idx, exact=False):
     return sec
 
 
-def _finish(sec, run):
-    # the post's hand-spread interrupts: an interrupt CPU saturating is a parallel effect
-    sec["undecided"] = [] if run.parallel else [{
+def undecided_here(run):
+    """The side claims this run's clock cannot decide, whether or not the run measured them:
+    the post's hand-spread interrupts (an interrupt CPU saturating is a parallel effect)."""
+    return [] if run.parallel else [{
         "claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
                  "interrupt CPU from saturating",
         "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
         "why": "an interrupt CPU saturating needs CPUs running at once",
         "command": "compare/run --host DEV --only seed-001 --clock host"}]
+
+
+def _finish(sec, run):
+    sec["undecided"] = undecided_here(run)
 
 
 def compute(run):

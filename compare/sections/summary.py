@@ -102,24 +102,50 @@ def knob_rows(run):
     return head, rows
 
 
+def undecided_cell(why, command, where=None):
+    return (f"**{UNDECIDABLE}**: {why.rstrip('.')}. Decides it: `{command}`"
+            + (f", {where}" if where else ""))
+
+
+def absent_rows(run, mod, sid):
+    """A seed whose cells are not in this run: its verdict on this clock all the same (a claim
+    this clock cannot decide stays so), else the command that measures it."""
+    claim = CLAIMS[sid][0]
+    undecided = getattr(mod, "undecided_here", lambda run: [])(run)
+    main = next((u for u in undecided if u["claim"] is None), None)
+    rows = [[f"{sid}: {claim}", "not in this run",
+             undecided_cell(main["why"], main["command"], main.get("where")) if main
+             else f"not measured: `compare/run --only seed-{sid}`"]]
+    for u in undecided:
+        if u["claim"] is not None:
+            rows.append([f"{sid}: {u['claim']}", "not in this run",
+                         undecided_cell(u["why"], u["command"], u.get("where"))])
+    return rows
+
+
 def seed_rows(run):
+    """A row per seed claim, measured in this run or not."""
     rows = []
     for mod in SEEDS:
+        sid = mod.__name__[-3:]
         sec = mod.compute(run)
         if not sec:
+            rows += absent_rows(run, mod, sid)
             continue
         v = sec["verdict"]
-        claim, what = CLAIMS[sec["id"]]
+        claim, what = CLAIMS[sid]
         got = f"{what}: {fmt(v['r'], 3)}x" if v.get("r") is not None else "not measured"
         verdict = v["category"]
-        if sec["id"] == "003" and v.get("r") is not None:
+        if sid == "003" and v.get("r") is not None:
             verdict = "not reproduced (SCST is not in Debian: nothing to compare LIO with)"
         if verdict == UNDECIDABLE:
-            verdict = f"**{UNDECIDABLE}**: {v['why']} Decides it: `{v['command']}`"
-        rows.append([f"{sec['id']}: {claim}", got, verdict])
+            verdict = undecided_cell(v["why"], v["command"], v.get("where"))
+        elif verdict == "not measured":
+            verdict = f"not measured: `compare/run --only seed-{sid}`"
+        rows.append([f"{sid}: {claim}", got, verdict])
         for u in sec.get("undecided", []):
-            rows.append([f"{sec['id']}: {u['claim']}", u["measured"],
-                         f"**{UNDECIDABLE}**: {u['why']}. Decides it: `{u['command']}`"])
+            rows.append([f"{sid}: {u['claim']}", u["measured"],
+                         undecided_cell(u["why"], u["command"], u.get("where"))])
     return rows
 
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and the seed verdicts ("not decidable on this clock" where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
+# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable on this clock" where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -51,7 +51,15 @@ for want in ("seed 001's tuning: none, rq_affinity=2, add_random=0", "| the post
              "**not decidable on this clock**: an interrupt CPU saturating needs CPUs running at once",
              "`compare/run --host DEV --only seed-001 --clock host`", "![ladder.png](ladder.png)"):
     assert want in summary, f"the summary lacks {want!r}"
-print(f"ok: the summary is lines {i + 1}-{end}: paths, knobs and bio vs sd in the first 30, seeds, the ladder")
+seeds = [x for x in rep[i:end] if re.match(r"\| 00[0-4]: ", x)]
+assert sorted({x[2:5] for x in seeds}) == ["000", "001", "002", "003", "004"], seeds
+absent = {x[2:5]: x.split(" | ")[-1] for x in seeds if "| not in this run |" in x}
+assert absent.get("000", "").startswith("**not decidable on this clock**: the post's gain from 10 to 32 LUNs"), absent
+assert "`compare/run --host DEV --only seed-002 --clock host`, DEV an iSCSI disk" in absent.get("002", ""), absent
+for sid in ("003", "004"):
+    assert absent.get(sid) == f"not measured: `compare/run --only seed-{sid}` |", absent
+print(f"ok: the summary is lines {i + 1}-{end}: paths, knobs and bio vs sd in the first 30, a row "
+      f"per seed ({len(seeds)} rows, {len(absent)} not in this run but given their verdict), the ladder")
 out = open(os.path.join(d, "out.txt"), encoding="utf-8").read()
 row = next(x for x in rep[i:end] if x.startswith("| ramlld mq | kernel's defaults |"))
 assert row in out and "## Summary" in out, "compare/run did not print the summary"
