@@ -12,6 +12,7 @@ import re
 import statistics
 
 from .stats import determinism, mean_sd, ratio
+from .targets import read_header
 
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
@@ -71,15 +72,7 @@ def parallel_cpus(meta):
 def read_target_file(path, keys=None):
     """The '# key: value' header lines of a target file (those of keys, TARGET_KEYS by default)."""
     keys = keys or TARGET_KEYS
-    h = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("#"):
-                break
-            mo = re.match(r"# ([a-z-]+): *(.*?)\s*$", line)
-            if mo and mo.group(1) in keys:
-                h[mo.group(1)] = mo.group(2)
-    return h
+    return {k: v for k, v in read_header(path).items() if k in keys}
 
 
 def load_targets(root=None):

@@ -5,6 +5,7 @@
 # group: block
 # order: 100
 # levels: quick default full
+# bench: bio
 # load: brd
 # precondition: yes
 # needs: module brd

@@ -5,6 +5,7 @@
 # group: stack
 # order: 320
 # levels: quick default full
+# ladder: iSCSI, over lio-iblock
 # load: stack-iscsi
 # precondition: no
 # needs: module target_core_iblock, module iscsi_target_mod, module iscsi_tcp, command iscsiadm, command iscsid

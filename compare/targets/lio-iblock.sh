@@ -5,6 +5,7 @@
 # group: stack
 # order: 310
 # levels: quick default full
+# ladder: tcm_loop/iblock, over ramlld-mq
 # load: stack-lio-iblock
 # precondition: no
 # needs: module target_core_iblock, module tcm_loop

@@ -5,6 +5,7 @@
 # group: stack
 # order: 300
 # levels: default full
+# ladder: LIO rd_mcp, its own store
 # load: lio
 # precondition: yes
 # needs: module target_core_mod, module tcm_loop

@@ -5,6 +5,7 @@
 # group: block
 # order: 130
 # levels: default full
+# bench: mq
 # load: nullb-mq-nodata
 # precondition: no
 # needs: module null_blk

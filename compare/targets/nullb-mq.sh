@@ -5,6 +5,7 @@
 # group: block
 # order: 120
 # levels: quick default full
+# bench: mq
 # load: nullb-mq
 # precondition: yes
 # needs: module null_blk

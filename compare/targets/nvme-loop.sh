@@ -5,6 +5,7 @@
 # group: stack
 # order: 360
 # levels: quick default full
+# ladder: nvme-loop, over ramlld-mq
 # load: stack-nvme-loop
 # precondition: no
 # needs: module nvmet, module nvme-loop, command nvme

@@ -5,6 +5,7 @@
 # group: stack
 # order: 350
 # levels: default full
+# ladder: NVMe/RDMA, over ramlld-mq
 # load: stack-nvme-rdma
 # precondition: no
 # needs: module nvmet, module nvmet-rdma, module nvme-rdma, module rdma_rxe, command nvme, command rdma

@@ -5,6 +5,7 @@
 # group: stack
 # order: 340
 # levels: quick default full
+# ladder: NVMe/TCP, over ramlld-mq
 # load: stack-nvme-tcp
 # precondition: no
 # needs: module nvmet, module nvmet-tcp, module nvme-tcp, command nvme

@@ -5,6 +5,12 @@
 # group: ramlld
 # order: 10
 # levels: quick default full
+# bench: bio mq scsi
+# bench-ratio: bio, over brd; randread-4k-qd32 1.15, randwrite-4k-qd32 1.0; ramlld-bio / brd
+# bench-ratio: mq, over ramlld-mq; -; ramlld bio / mq (same store)
+# bench-ratio: scsi, over ramlld-scsi; -; ramlld bio / scsi (same store): the seeds' ratio
+# ladder: bio
+# summary: bio
 # load: ramlld
 # precondition: yes
 # own-functions: ramlld_.*

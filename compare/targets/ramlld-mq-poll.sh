@@ -5,6 +5,7 @@
 # group: ramlld
 # order: 25
 # levels: -
+# summary: mq, polled
 # load: ramlld-poll
 # precondition: yes
 # own-functions: ramlld_.*

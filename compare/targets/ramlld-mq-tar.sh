@@ -5,6 +5,8 @@
 # group: ramlld
 # order: 50
 # levels: -
+# bench: mq
+# bench-ratio: mq, over nullb-mq-nodata; randread-4k-qd32 0.95; ramlld-mq throw_away_reads+writes=1 / null_blk memory_backed=0
 # load: ramlld
 # precondition: no
 # own-functions: ramlld_.*

@@ -5,6 +5,10 @@
 # group: ramlld
 # order: 20
 # levels: quick default full
+# bench: mq
+# bench-ratio: mq, over nullb-mq; randread-4k-qd32 1.2, randwrite-4k-qd32 1.2; ramlld-mq / null_blk memory_backed=1
+# ladder: mq, over ramlld-bio
+# summary: mq
 # load: ramlld
 # precondition: yes
 # own-functions: ramlld_.*

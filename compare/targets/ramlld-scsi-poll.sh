@@ -5,6 +5,7 @@
 # group: ramlld
 # order: 35
 # levels: -
+# summary: sd, polled
 # load: ramlld-poll
 # precondition: yes
 # needs: kernel>=5.13 (the SCSI midlayer's ->mq_poll)

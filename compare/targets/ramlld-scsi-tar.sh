@@ -5,6 +5,8 @@
 # group: ramlld
 # order: 60
 # levels: -
+# bench: scsi
+# bench-ratio: scsi, over sdebug-fakerw; randread-4k-qd32 1.1; ramlld-scsi throw_away_reads+writes=1 / scsi_debug fake_rw=1
 # load: ramlld
 # precondition: no
 # own-functions: ramlld_.*

@@ -5,6 +5,10 @@
 # group: ramlld
 # order: 30
 # levels: quick default full
+# bench: scsi
+# bench-ratio: scsi, over sdebug-norwlock; randread-4k-qd32 1.25, randwrite-4k-qd32 1.25; ramlld-scsi / scsi_debug no_rwlock=1 fake_rw=0
+# ladder: sd, over ramlld-mq
+# summary: sd
 # load: ramlld
 # precondition: yes
 # own-functions: ramlld_.*

@@ -5,6 +5,7 @@
 # group: scsi
 # order: 220
 # levels: default full
+# bench: scsi
 # load: sdebug-fakerw
 # precondition: no
 # needs: module scsi_debug

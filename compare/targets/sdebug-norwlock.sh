@@ -5,6 +5,7 @@
 # group: scsi
 # order: 210
 # levels: quick default full
+# bench: scsi
 # load: sdebug-norwlock
 # precondition: yes
 # needs: module scsi_debug, param scsi_debug no_rwlock

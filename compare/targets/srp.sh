@@ -5,6 +5,7 @@
 # group: stack
 # order: 330
 # levels: quick default full
+# ladder: SRP, over lio-iblock
 # load: stack-srp
 # precondition: no
 # needs: module target_core_iblock, module rdma_rxe, module ib_srpt, module ib_srp, command rdma
