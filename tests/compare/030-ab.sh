@@ -104,7 +104,7 @@ expect_fail 2 "--source: '$dir' is not a kernel source tree" --ab-patch "$dir/co
 expect_fail 2 "--ab-patch does not go with --git" --ab-patch "$dir/cost.patch" --git "$dir/src"
 expect_fail 2 "--rows: bad regular expression" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '(('
 expect_fail 2 "--trees: BASE and CHANGED are the same folder" --trees "$dir/src" "$dir/src/"
-expect_fail 2 "--kernel K goes with Debian's source" --ab-patch "$dir/cost.patch" --source "$dir/src" --kernel bookworm
+expect_fail 2 "--source: '$dir/src' has no kernel version" --ab-patch "$dir/cost.patch" --source "$dir/src" --kernel bookworm
 expect_fail 2 "--build-only goes with --ab-patch" --trees "$dir/src" "$dir/src.new" --build-only
 expect_fail 2 "--kernel: unknown kernel 'nosuch'" --ab-patch "$dir/cost.patch" --kernel nosuch
 expect_fail 2 "--base/--changed/--bisect need --git REPO" --bisect a b --path ramlld-sd/io_uring --threshold 10
