@@ -12,7 +12,7 @@ import re
 import statistics
 
 from .stats import determinism, mean_sd, ratio
-from .targets import read_header
+from .targets import read_header, read_run
 
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
@@ -307,7 +307,7 @@ def run_shape(root):
 
 
 class Run:
-    """A results folder, read once: meta, notes, targets, cells (one per target, profile,
+    """A results folder, read once: meta, notes, targets (and their headers), cells (one per target, profile,
     workload and section, with their runs) and idx (those four -> cell). cache: what a
     section computed that another shows (the summary shows the ladder's, the knobs', the
     seeds')."""
@@ -317,6 +317,8 @@ class Run:
         self.meta = read_env(os.path.join(root, "meta.env"))
         self.notes = read_notes(root)
         self.target_meta = load_targets(root)
+        # which benches, ladder rungs and summary paths each target joins (lib/targets.py)
+        self.headers = read_run(root)
         self.exact = icount_ns(self.meta) is not None
         self.clock = clock_text(self.meta)
         self.parallel = parallel_cpus(self.meta)

@@ -50,17 +50,24 @@ def read_header(path):
     return h
 
 
-def targets_dir(root=None):
-    """Where a results folder's target files are: the snapshot compare/run keeps of what ran
-    (root/harness/targets), else the tree's (a folder guest-run wrote alone, a fixture)."""
-    snap = os.path.join(root, "harness", "targets") if root else None
-    return snap if snap and os.path.isdir(snap) else TREE
+MEMBERSHIP = ("bench", "bench-ratio", "ladder", "summary")
 
 
 def read_all(d=TREE):
     """name -> header of every target file in d."""
     return {os.path.basename(p)[:-3]: read_header(p)
             for p in sorted(glob.glob(os.path.join(d, "*.sh")))}
+
+
+def read_run(root):
+    """The headers of a results folder's targets: those of the snapshot compare/run keeps of
+    what ran (root/harness/targets) when its files say what they join, else the tree's (a
+    folder guest-run wrote alone, a fixture, a run from before these keys)."""
+    snap = os.path.join(root, "harness", "targets")
+    h = read_all(snap) if os.path.isdir(snap) else {}
+    if any(k in v for v in h.values() for k in MEMBERSHIP):
+        return h
+    return read_all()
 
 
 def _order(headers):

@@ -5,22 +5,10 @@ per ratio, met or not."""
 from lib.fmt import fmt, pm, table
 from lib.perf import breakdown
 from lib.stats import EXACT_AGREE_PCT, mean_bounds95, mean_sd, ratio
+from lib.targets import benches
 
 TITLE = "Bench"
 RR, RW = "randread-4k-qd32", "randwrite-4k-qd32"
-# (a, b, label, {section: goal for a/b}) per bench
-BENCH_TARGETS = {
-    "bio": [("ramlld-bio", "brd", "ramlld-bio / brd", {RR: 1.15, RW: 1.0})],
-    "mq": [("ramlld-mq", "nullb-mq", "ramlld-mq / null_blk memory_backed=1", {RR: 1.2, RW: 1.2}),
-           ("ramlld-mq-tar", "nullb-mq-nodata",
-            "ramlld-mq throw_away_reads+writes=1 / null_blk memory_backed=0", {RR: 0.95}),
-           ("ramlld-bio", "ramlld-mq", "ramlld bio / mq (same store)", {})],
-    "scsi": [("ramlld-scsi", "sdebug-norwlock", "ramlld-scsi / scsi_debug no_rwlock=1 fake_rw=0",
-              {RR: 1.25, RW: 1.25}),
-             ("ramlld-scsi-tar", "sdebug-fakerw",
-              "ramlld-scsi throw_away_reads+writes=1 / scsi_debug fake_rw=1", {RR: 1.1}),
-             ("ramlld-bio", "ramlld-scsi", "ramlld bio / scsi (same store): the seeds' ratio", {})],
-}
 
 
 def paired_ratios(ca, cb):
@@ -33,7 +21,9 @@ def paired_ratios(ca, cb):
 def compute(run):
     def make():
         bench = []
-        for a, b, label, goals in BENCH_TARGETS.get(run.meta.get("bench", ""), []):
+        # (a, b, label, {section: goal for a/b}): each a's "# bench-ratio:" (lib/targets.py)
+        ratios = benches(run.headers).get(run.meta.get("bench", ""), {}).get("ratios", [])
+        for a, b, label, goals in ratios:
             for p in run.profiles:
                 for s in (RR, RW):
                     ca, cb = run.cell(a, p, "qd32", s), run.cell(b, p, "qd32", s)

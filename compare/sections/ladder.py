@@ -10,25 +10,11 @@ import re
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
 from lib.results import fio_run_metrics
+from lib.targets import ladder, read_all
 
 TITLE = "Cost ladder"
 
-# (rung, target, the target of the rung it is built on): bio, mq and sd are ramlld's own front
-# ends over the one store; every stack exports ramlld's mq disk (compare/targets/common/stack.sh),
-# and iSCSI and SRP put another transport where lio-iblock has tcm_loop.
-RUNGS = [
-    ("bio", "ramlld-bio", None),
-    ("mq", "ramlld-mq", "ramlld-bio"),
-    ("sd", "ramlld-scsi", "ramlld-mq"),
-    ("tcm_loop/iblock", "lio-iblock", "ramlld-mq"),
-    ("iSCSI", "iscsi", "lio-iblock"),
-    ("SRP", "srp", "lio-iblock"),
-    ("NVMe/TCP", "nvme-tcp", "ramlld-mq"),
-    ("NVMe/RDMA", "nvme-rdma", "ramlld-mq"),
-    ("nvme-loop", "nvme-loop", "ramlld-mq"),
-    ("LIO rd_mcp", "lio", None),
-]
-# tools/stack-ladder's rung names (its folder: RUNG-SECTION.json) -> the targets above
+# tools/stack-ladder's rung names (its folder: RUNG-SECTION.json) -> target names
 STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-scsi", "lio-rd": "lio"}
 # (title, workload, section) of the ladder's columns, under the default profile
 CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
@@ -37,6 +23,8 @@ CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
 PROFILE = "default"
 # The breakdown's cell (compare/guest-run profiles 4k randread QD32 of each target).
 BD_CELL = ("qd32", "randread-4k-qd32")
+
+
 def profile(root, target, total, own_rx):
     """A rung's perf profile (breakdown/<target>/perf.txt) as cost per I/O: per layer, and its
     own functions' (own_rx, the target file's own-functions) largest. total: the rung's cost per
@@ -74,12 +62,16 @@ def profile(root, target, total, own_rx):
             "idle_pct": idle, "own_total": sum(c for _, c in own), "own_top": own[:6]}
 
 
-def section(root, idx, targets, exact):
-    """The ladder of a results folder: None when it measured no rung of it."""
+def section(root, idx, targets, exact, headers):
+    """The ladder of a results folder: None when it measured no rung of it. Its rungs: the
+    target headers' "# ladder:" (lib/targets.py): bio, mq and sd are ramlld's own front ends
+    over the one store; every stack exports ramlld's mq disk (compare/targets/common/stack.sh),
+    and iSCSI and SRP put another transport where lio-iblock has tcm_loop."""
     key = "instr_per_io" if exact else "cpu_us_per_io_stat"
+    rungs = [r[:3] for r in ladder(headers)]
     rows, bd = [], {}
-    by_target = {t: r for r, t, _ in RUNGS}
-    for rung, t, below in RUNGS:
+    by_target = {t: r for r, t, _ in rungs}
+    for rung, t, below in rungs:
         cells = {}
         for title, w, s in CELLS:
             c = idx.get((t, PROFILE, w, s))
@@ -119,7 +111,7 @@ def section(root, idx, targets, exact):
                     "layers": d, "own_top": p["own_top"], "own_total": p["own_total"]})
     return {"rows": rows, "breakdown": bd, "increments": inc, "exact": exact,
             "unit": "instr/IO" if exact else "CPU µs/IO",
-            "missing": [(rung, t) for rung, t, _ in RUNGS
+            "missing": [(rung, t) for rung, t, _ in rungs
                         if t not in {r["target"] for r in rows}]}
 
 
@@ -266,7 +258,7 @@ def from_stack_ladder(d):
             idx[(t, PROFILE, w, s)] = m
     notes = [{"kind": "skip", "target": STACK_LADDER.get(r, r), "text": why}
              for r, why in meta.get("skipped", {}).items()]
-    return section(d, idx, {}, exact), meta, notes
+    return section(d, idx, {}, exact, read_all()), meta, notes
 
 
 def stack_ladder_main(d):
@@ -282,7 +274,8 @@ def stack_ladder_main(d):
 
 
 def compute(run):
-    return run.once("ladder", lambda: section(run.root, run.idx, run.target_meta, run.exact))
+    return run.once("ladder", lambda: section(run.root, run.idx, run.target_meta, run.exact,
+                                               run.headers))
 
 
 def render(run, plots):

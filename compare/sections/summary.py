@@ -4,16 +4,15 @@ I/O costs on each path, what each knob changes, each seed's verdict, the path la
 
 from lib.fmt import fmt, signed, table
 from lib.seed import UNDECIDABLE
+from lib.targets import summary_paths
 from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
 
 TITLE = "Summary"
 CELL = ("qd32", "randread-4k-qd32")
-# (configuration, profile, target suffix) of the path table's ramlld rows
-CONFIGS = [("kernel's defaults", "default", ""),
-           ("seed 001's tuning: none, rq_affinity=2, add_random=0", "seed-001", ""),
-           ("polled: io_uring hipri on poll_queues=1, the cheapest section", None, "-poll")]
-POLL_COMMAND = "compare/run --targets ramlld-mq-poll,ramlld-scsi-poll --only percore"
-PATHS = [("bio", "ramlld-bio"), ("mq", "ramlld-mq"), ("sd", "ramlld-scsi")]
+# (configuration, profile) of the path table's ramlld rows; profile None: the polled targets
+CONFIGS = [("kernel's defaults", "default"),
+           ("seed 001's tuning: none, rq_affinity=2, add_random=0", "seed-001"),
+           ("polled: io_uring hipri on poll_queues=1, the cheapest section", None)]
 SEEDS = [seed000, seed001, seed002, seed003, seed004]
 # each seed's claim in a line, and what this run's ratio is of
 CLAIMS = {
@@ -35,42 +34,49 @@ def cost_key(run):
 
 
 def path_rows(run):
-    """[path, configuration, cost, IOPS, x bio, over the rung below] of the path table."""
+    """[path, configuration, cost, IOPS, x bio, over the rung below] of the path table: its
+    paths and their polled targets are the target headers' "# summary:" (lib/targets.py)."""
     key = cost_key(run)
+    paths = summary_paths(run.headers)
     rows = []
-    for conf, prof, suffix in CONFIGS:
+    for conf, prof in CONFIGS:
         got = {}
-        for path, t in PATHS:
+        for path, t, polled in paths:
             if prof:
                 c = run.cell(t, prof, *CELL)
             else:
-                # polled: the percore workload's io_uring hipri sections on the -poll targets
-                cs = [c for c in run.cells if c["target"] == t + suffix and c["workload"] == "percore"
+                # polled: the percore workload's io_uring hipri sections on the polled targets
+                cs = [c for c in run.cells if c["target"] == polled and c["workload"] == "percore"
                       and ("hipri" in c["section"] or c["section"] == "peak")
                       and c.get(key) is not None]
                 c = min(cs, key=lambda c: c[key]) if cs else None
             if c and c.get(key) is not None:
                 got[path] = c
-        bio = got.get("bio") or run.cell("ramlld-bio", prof or "default", *CELL)
-        for i, (path, _) in enumerate(PATHS):
+        # the ratio column's base: the first path (bio)
+        bio = (got.get(paths[0][0]) or run.cell(paths[0][1], prof or "default", *CELL)
+               if paths else None)
+        for i, (path, _, _) in enumerate(paths):
             c = got.get(path)
             if not c:
                 continue
-            below = PATHS[i - 1][0] if i else None
+            below = paths[i - 1][0] if i else None
             lower = got.get(below) if below else None
             if below and lower is None and not prof:
                 # bio has no polled queue: polled mq is over bio under the defaults
-                lower = run.cell(PATHS[i - 1][1], "default", *CELL)
+                lower = run.cell(paths[i - 1][1], "default", *CELL)
             rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['section']})" if not prof else ""),
                          conf, fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
                          fmt(c["iops"] / bio["iops"], 2) if bio and bio.get("iops") else "-",
                          signed(c[key] - lower[key], None if run.exact else 2) + f" over {below}"
                          if lower and lower.get(key) is not None else "-"])
         if not prof and not got:
-            rows.append(["ramlld mq, sd", conf, f"not in this run: `{POLL_COMMAND}`", "-", "-", "-"])
+            poll = ",".join(p for _, _, p in paths if p)
+            rows.append(["ramlld " + ", ".join(p for p, _, q in paths if q), conf,
+                         f"not in this run: `compare/run --targets {poll} --only percore`",
+                         "-", "-", "-"])
     lad = ladder.compute(run)
     for r in (lad or {}).get("rows", []):
-        if r["target"] in dict(PATHS).values():
+        if r["target"] in [t for _, t, _ in paths]:
             continue
         c = run.cell(r["target"], "default", *CELL)
         b = run.cell(r["below_target"], "default", *CELL) if r["below_target"] else None

@@ -46,6 +46,55 @@ print(f"ok: {len(listed)} targets, the same in the files, guest-run and report.p
       + " ".join(r[0] for r in listed))
 EOF
 
+# 2. Which benches, ladder rungs and summary rows a target joins: its header's lines, read by
+# compare/lib/targets.py; a results folder's copy of the files (harness/targets/) is what its
+# report reads, the tree's for a folder without one; a bad line is refused naming the file.
+mkdir -p "$dir/run/harness/targets" "$dir/old/harness/targets" "$dir/bad"
+printf '# desc: x\n# order: 5\n# ladder: only, its own store\n# summary: only\n' > "$dir/run/harness/targets/x.sh"
+printf '# desc: x\n# order: 5\n' > "$dir/old/harness/targets/x.sh"
+python3 - "$TOP/compare" "$dir" << 'EOF' || fail "the targets' bench, ladder and summary lines"
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+from lib import targets as T
+d = sys.argv[2]
+h = T.read_all()
+rungs = T.ladder(h)
+assert [r[1] for r in rungs][:3] == ["ramlld-bio", "ramlld-mq", "ramlld-scsi"], rungs
+assert rungs[-1][1:] == ("lio", None, True), f"the rung on a store of its own is not last: {rungs}"
+b = T.benches(h)
+assert sorted(b) == ["bio", "mq", "scsi"], sorted(b)
+for name, v in b.items():
+    assert v["ratios"] and all(x in v["targets"] for a, o, _, _ in v["ratios"] for x in (a, o)), (name, v)
+assert b["bio"]["ratios"] == [("ramlld-bio", "brd", "ramlld-bio / brd",
+                               {"randread-4k-qd32": 1.15, "randwrite-4k-qd32": 1.0})], b["bio"]
+assert [r[0] for r in b["mq"]["ratios"]] == ["ramlld-mq", "ramlld-mq-tar", "ramlld-bio"], b["mq"]
+assert T.summary_paths(h) == [("bio", "ramlld-bio", None), ("mq", "ramlld-mq", "ramlld-mq-poll"),
+                              ("sd", "ramlld-scsi", "ramlld-scsi-poll")], T.summary_paths(h)
+assert list(T.read_run(os.path.join(d, "run"))) == ["x"], "a folder's own copy of the files is not read"
+assert T.read_run(os.path.join(d, "old")) == h, "a copy without these lines does not give the tree's"
+assert T.read_run(os.path.join(d, "nosuch")) == h, "a folder without a copy does not give the tree's"
+for key, line, why in [("ladder", "mq, over nosuch", "nosuch is no rung of the ladder"),
+                       ("summary", "two words", "allowed: PATH or PATH, polled"),
+                       ("bench-ratio", "mq, over brd; -; x", "brd's '# bench:' does not name mq"),
+                       ("bench-ratio", "mq, over ramlld-mq; fast; x", "bad goal 'fast'")]:
+    bad = dict(h, y={"order": "1", "bench": "mq", key: [line] if key in T.REPEATED else line})
+    try:
+        {"ladder": T.ladder, "summary": T.summary_paths, "bench-ratio": T.benches}[key](bad)
+    except T.BadHeader as e:
+        assert f"compare/targets/y.sh: '# {key}: {line}': " in str(e) and why in str(e), str(e)
+    else:
+        sys.exit(f"'# {key}: {line}' was not refused")
+print("ok: benches, ladder and summary paths from the headers; a folder's copy read; bad lines refused")
+EOF
+for w in "bench-names:bio mq scsi" "bench mq:ramlld-bio,ramlld-mq,ramlld-mq-tar,nullb-mq,nullb-mq-nodata" \
+	"ladder quick:ramlld-bio,ramlld-mq,ramlld-scsi,lio-iblock,iscsi,srp,nvme-tcp,nvme-loop"; do
+	# shellcheck disable=SC2086 # the words are the program's arguments
+	expect_eq "compare/lib/targets.py ${w%%:*}" "${w#*:}" "$(python3 "$TOP/compare/lib/targets.py" ${w%%:*})"
+done
+run_rc 2 python3 "$TOP/compare/lib/targets.py" bench
+expect_in "targets.py without a bench name" "usage: targets.py bench-names | bench NAME | ladder LEVEL"
+
 # Each file defines the functions guest-run calls (sourced alone, as guest-run sources it).
 for f in "${files[@]}"; do
 	missing=$(TARGETS_DIR=$TOP/compare/targets bash -c 'source "$1" > /dev/null || exit 1

@@ -31,12 +31,14 @@ for t in $core lio-iblock iscsi srp nvme-tcp; do
 done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
 expect_eq "fio runs" 38 "$(plan_field "$plan" runs)"
-# those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets, its profile, its QD32 column
+# those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets (the
+# target files' "# ladder:"), its profile, its QD32 column
 python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not the ladder section's"
 import sys
 sys.path.insert(0, sys.argv[1])
+from lib.targets import ladder as rungs_of, read_all
 from sections import ladder
-rungs = [t for _, t, _ in ladder.RUNGS]
+rungs = [t for _, t, _, _ in rungs_of(read_all())]
 for t in sys.argv[2].split():
     assert t in rungs, f"{t} is not a rung of the ladder section ({rungs})"
 assert ladder.PROFILE == "default", f"the ladder section's profile is {ladder.PROFILE}"
