@@ -22,6 +22,9 @@ FLOOR = 0.0005  # 0.05 % of base: two exact runs of a cell agree within it (docs
 DISAGREE = 0.005  # 0.5 %: compare/run's check of an exact cell's two runs
 TOP_FUNCS = 8
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.perf import symbols, total_samples  # noqa: E402  (the one perf parser)
+
 
 def die(msg, code=1):
     print(f"compare/ab-report.py: {msg}", file=sys.stderr)
@@ -54,26 +57,15 @@ def read_runs(side_dir):
     return runs
 
 
-PERF_LINE = re.compile(r"^\s*([0-9.]+)%\s+\[([k.])\]\s+(\S+)")
-SAMPLES = re.compile(r"^# Samples:\s*([0-9.]+)([KM]?)")
-
-
 def read_perf(path):
-    """(samples, {function: share of all samples}) of a perf report, or None."""
-    if not os.path.isfile(path):
-        return None
-    shares, samples = {}, 0
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = SAMPLES.match(line)
-            if m:
-                samples = float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[m.group(2)]
-                continue
-            m = PERF_LINE.match(line)
-            if m:
-                name = m.group(3) + (" [user]" if m.group(2) == "." else "")
-                shares[name] = shares.get(name, 0.0) + float(m.group(1)) / 100
-    return (samples, shares) if shares else None
+    """(samples, {function: share of all samples}) of a perf report, or None (lib/perf.py's
+    parser; user-space functions marked [user])."""
+    shares = {}
+    for pct, kind, sym, _ in symbols(path):
+        if kind in "k.":
+            name = sym + (" [user]" if kind == "." else "")
+            shares[name] = shares.get(name, 0.0) + pct / 100
+    return (total_samples(path), shares) if shares else None
 
 
 def perf_of(side_dir, key):

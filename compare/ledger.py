@@ -13,88 +13,12 @@ clock (meta.env clock=icount, one vCPU) 10^9 / IOPS is the whole path's instruct
 
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.fmt import fmt, table  # noqa: E402  (the same as every report)
-from lib.perf import LAYERS, symbols  # noqa: E402
+from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols  # noqa: E402
 from lib.results import read_env  # noqa: E402
-
-# Stages, first match wins (kernel symbols; user-space samples are fio's). Completion is looked
-# for before submission and dispatch: bio_endio and scsi_done are bio_/scsi_ names too.
-STAGES = [
-    ("idle", LAYERS[0][1]),
-    ("driver", r"^(ramlld_.*|null_.*|nullb_.*|copy_(to|from)_nullb|brd_.*|scsi_debug_.*|sdebug_.*|"
-               r"sdeb_.*|schedule_resp|resp_.*|do_device_access|fill_from_dev_buffer|"
-               r"fetch_to_dev_buffer|check_device_access_params|lba2fake_store|devip2sip|"
-               r"memcpy.*|__memcpy.*|memmove.*|memset.*|copy_page.*|rep_movs.*|sg_copy_.*|"
-               r"sg_miter_.*|sg_next|xa_load|xas_.*|radix_tree_.*|kmap.*|__kmap.*|kunmap.*)$"),
-    ("completion", r"^(bio_endio|blkdev_bio_end_io.*|bio_put|bio_free|.*bio_release_pages.*|"
-                   r"bio_uninit|bio_poll|blk_poll|blk_mq_poll.*|blk_hctx_poll|"
-                   r"blk_mq_end_request.*|__blk_mq_end_request.*|blk_update_request|"
-                   r"blk_mq_free_request|__blk_mq_free_request|blk_mq_complete_request.*|"
-                   r"blk_complete_reqs|blk_done_softirq|blk_mq_complete_need_ipi|"
-                   r"blk_account_io_done.*|blk_account_io_completion.*|blk_stat_add|"
-                   r"scsi_done.*|scsi_complete|scsi_finish_command|scsi_io_completion|"
-                   r"scsi_end_request|scsi_decide_disposition|scsi_mq_done|sd_done|scsi_mq_poll|"
-                   r"scsi_device_unbusy|scsi_dec_host_busy|scsi_mq_uninit_cmd|scsi_free_sgtables|"
-                   r"scsi_run_queue.*|sg_free_table_chained|__sg_free_table|put_page|folio_put|"
-                   r"unpin_user_page.*|blk_mq_sched_restart|blk_rq_unmap_user|"
-                   r"blk_mq_put_budget.*|blk_mq_tag_busy|blk_mq_free_plug_rqs)(\.isra.*|\.part.*|\.constprop.*)?$"),
-    ("tag/budget", r"^(blk_mq_get_tag|__blk_mq_get_tag|blk_mq_put_tag.*|blk_mq_get_driver_tag|"
-                   r"__blk_mq_get_driver_tag|__blk_mq_alloc_requests.*|blk_mq_get_new_requests|"
-                   r"blk_mq_rq_ctx_init|blk_mq_alloc_.*|sbitmap_.*|__sbitmap_.*|__sbq_.*|sbq_.*|"
-                   r"scsi_mq_get_budget|scsi_mq_put_budget|scsi_dev_queue_ready|"
-                   r"scsi_host_queue_ready|scsi_target_queue_ready|blk_mq_get_budget.*|"
-                   r"blk_mq_tag_.*|__blk_mq_tag_.*|bt_.*|blk_mq_get_budget_and_tag)"
-                   r"(\.isra.*|\.part.*|\.constprop.*)?$"),
-    ("dispatch", r"^(blk_mq_dispatch_.*|__blk_mq_sched_dispatch_requests|"
-                 r"blk_mq_sched_dispatch_requests|blk_mq_run_hw_queue.*|__blk_mq_run_hw_queue|"
-                 r"blk_mq_try_issue_.*|__blk_mq_try_issue_.*|__blk_mq_issue_directly|"
-                 r"blk_mq_request_issue_directly|blk_mq_issue_direct|blk_mq_start_request|"
-                 r"blk_mq_plug_issue_direct|blk_mq_insert_.*|blk_mq_sched_insert_.*|"
-                 r"blk_mq_flush_plug_list|blk_mq_dispatch_plug_list|blk_add_timer|"
-                 r"blk_rq_map_sg|__blk_rq_map_sg|sg_alloc_table_chained|__sg_alloc_table|"
-                 r"blk_mq_hctx_.*|scsi_.*|__scsi_.*|sd_.*|scmd_.*)$"),
-    ("submission", r"^(blkdev_read_iter|blkdev_write_iter|blkdev_direct_IO.*|__blkdev_direct_IO.*|"
-                   r"blkdev_dio_.*|bio_.*|__bio_.*|submit_bio.*|__submit_bio.*|blk_mq_submit_bio|"
-                   r"blk_start_plug|blk_finish_plug|blk_flush_plug.*|__blk_flush_plug|"
-                   r"blk_add_rq_to_plug|blk_attempt_plug_merge|blk_mq_attempt_bio_merge|"
-                   r"iov_iter_.*|__iov_iter.*|get_user_pages.*|gup_.*|.*get_user_pages_fast|"
-                   r"try_grab_.*|pin_user_pages.*|blk_queue_enter|blk_cgroup_.*|blkcg_.*|"
-                   r"should_fail_bio|submit_bio_checks|blk_mq_bio_to_request|blk_rq_bio_prep|"
-                   r"bvec_.*|blk_account_io_start|update_io_ticks|blk_crypto.*|_*rq_qos_.*|wbt_.*|"
-                   r"__get_task_ioprio|get_current_ioprio|blk_.*|__blk_.*|dd_.*|__dd_.*|"
-                   r"folio_.*|page_.*|__page_.*)$"),
-    ("io_uring/aio+syscall", r"^(io_.*|__io_.*|aio_.*|__aio_.*|kiocb_.*|lookup_ioctx|ioctx_.*|"
-                             r"read_events|do_io_getevents|tctx_.*|task_work_run|"
-                             r"entry_SYSCALL.*|do_syscall_64|syscall_.*|__x64_sys_.*|"
-                             r"__do_sys_.*|__se_sys_.*|exit_to_user_mode.*|"
-                             r"syscall_exit_to_user_mode.*|fdget.*|__fdget.*|__fget.*|fget.*|"
-                             r"fput.*|.*copy_from_user|.*copy_to_user|copy_user_.*|"
-                             r"rw_verify_area|security_file_permission|aa_file_perm|"
-                             r"apparmor_file_permission|__fsnotify_parent|fsnotify.*|"
-                             r"rcu_read_unlock_strict|__rcu_read_(un)?lock|"
-                             r"__cond_resched|__check_object_size|__virt_addr_valid|"
-                             r"__x86_indirect_thunk.*|__x86_return_thunk|srso_.*|"
-                             r"entry_SYSRETQ.*|import_single_range|import_iovec|"
-                             r"llist_add_batch)$"),
-]
-ORDER = ["io_uring/aio+syscall", "submission", "tag/budget", "dispatch", "driver", "completion",
-         "other kernel", "fio (user)"]
-RX = [(n, re.compile(rx)) for n, rx in STAGES]
-
-
-def stage_of(kind, sym):
-    if kind != "k":
-        return "fio (user)"
-    base = re.sub(r"\.(isra|part|constprop|cold)\.?\d*.*$", "", sym)
-    for n, rx in RX:
-        if rx.match(sym) or rx.match(base):
-            return n
-    return "other kernel"
-
 
 def parse_perf(path):
     """{stage: share of the busy samples (%)}, the top symbols, or None."""
@@ -209,7 +133,7 @@ def markdown(res, title="Per-core ledger"):
         L.append("On the exact clock with one vCPU, instructions per I/O = 10^9 / IOPS (fio, "
                  "syscalls, block layer, driver, completion: the whole path). Stages: each "
                  "row's perf self samples (cpu-clock, which fires every N guest ns = N "
-                 "instructions), split by function name into stages (compare/ledger.py STAGES), "
+                 "instructions), split by function name into stages (compare/lib/perf.py STAGES), "
                  "as shares of the busy samples times the row's instructions per I/O. "
                  "`Δ` = instructions per I/O over its base row; `moved most` = the stages whose "
                  "instructions changed most.")

@@ -19,7 +19,8 @@ LAYERS = [
              r"csum_partial)"),
     ("ramlld", r"^ramlld_"),
     ("other driver", r"^(brd_|null_|nullb_|sdebug_|sdeb_|scsi_debug_|resp_|schedule_resp|"
-                     r"do_device_access|virtio_)"),
+                     r"do_device_access|fill_from_dev_buffer|fetch_to_dev_buffer|"
+                     r"check_device_access_params|lba2fake_store|devip2sip|virtio_)"),
     ("LIO", r"^(tcm_loop|target_|__target_|transport_|sbc_|spc_|iblock_|rd_|core_alua|core_tmr|"
             r"core_scsi3|core_tpg|core_dev)"),
     ("iSCSI", r"^(iscsit_|__iscsit_|iscsi_|__iscsi_|lio_)"),
@@ -68,6 +69,20 @@ def symbols(path):
         return []
 
 
+def total_samples(path):
+    """The sample count of a perf report's '# Samples: N[KM]' line (the last), 0 without one."""
+    n = 0
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                mo = re.match(r"# Samples:\s*([0-9.]+)([KM]?)", line)
+                if mo:
+                    n = float(mo.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[mo.group(2)]
+    except OSError:
+        pass
+    return n
+
+
 def base_name(sym):
     return re.sub(r"\.(isra|part|constprop|cold|llvm)\.?\d*.*$", "", sym)
 
@@ -79,6 +94,83 @@ def layer_of(kind, sym):
     for name, rx in LAYER_RX:
         if rx.search(b):
             return name
+    return "other kernel"
+
+
+# The ledger's stages of an I/O (compare/ledger.py): a symbol of the layers ramlld and other
+# driver is the driver's, idle and user are the layer table's; any other goes to the first of
+# these whose pattern matches its name (completion is looked for before submission and
+# dispatch: bio_endio and scsi_done are bio_/scsi_ names too), else to "other kernel". "driver"
+# here: the copies and the library calls drivers make for their data.
+STAGES = [
+    ("driver", r"^(memcpy.*|__memcpy.*|memmove.*|memset.*|copy_page.*|rep_movs.*|"
+               r"copy_(to|from)_nullb|sg_copy_.*|sg_miter_.*|sg_next|xa_load|xas_.*|"
+               r"radix_tree_.*|kmap.*|__kmap.*|kunmap.*)$"),
+    ("completion", r"^(bio_endio|blkdev_bio_end_io.*|bio_put|bio_free|.*bio_release_pages.*|"
+                   r"bio_uninit|bio_poll|blk_poll|blk_mq_poll.*|blk_hctx_poll|"
+                   r"blk_mq_end_request.*|__blk_mq_end_request.*|blk_update_request|"
+                   r"blk_mq_free_request|__blk_mq_free_request|blk_mq_complete_request.*|"
+                   r"blk_complete_reqs|blk_done_softirq|blk_mq_complete_need_ipi|"
+                   r"blk_account_io_done.*|blk_account_io_completion.*|blk_stat_add|"
+                   r"scsi_done.*|scsi_complete|scsi_finish_command|scsi_io_completion|"
+                   r"scsi_end_request|scsi_decide_disposition|scsi_mq_done|sd_done|scsi_mq_poll|"
+                   r"scsi_device_unbusy|scsi_dec_host_busy|scsi_mq_uninit_cmd|scsi_free_sgtables|"
+                   r"scsi_run_queue.*|sg_free_table_chained|__sg_free_table|put_page|folio_put|"
+                   r"unpin_user_page.*|blk_mq_sched_restart|blk_rq_unmap_user|"
+                   r"blk_mq_put_budget.*|blk_mq_tag_busy|blk_mq_free_plug_rqs)(\.isra.*|\.part.*|\.constprop.*)?$"),
+    ("tag/budget", r"^(blk_mq_get_tag|__blk_mq_get_tag|blk_mq_put_tag.*|blk_mq_get_driver_tag|"
+                   r"__blk_mq_get_driver_tag|__blk_mq_alloc_requests.*|blk_mq_get_new_requests|"
+                   r"blk_mq_rq_ctx_init|blk_mq_alloc_.*|sbitmap_.*|__sbitmap_.*|__sbq_.*|sbq_.*|"
+                   r"scsi_mq_get_budget|scsi_mq_put_budget|scsi_dev_queue_ready|"
+                   r"scsi_host_queue_ready|scsi_target_queue_ready|blk_mq_get_budget.*|"
+                   r"blk_mq_tag_.*|__blk_mq_tag_.*|bt_.*|blk_mq_get_budget_and_tag)"
+                   r"(\.isra.*|\.part.*|\.constprop.*)?$"),
+    ("dispatch", r"^(blk_mq_dispatch_.*|__blk_mq_sched_dispatch_requests|"
+                 r"blk_mq_sched_dispatch_requests|blk_mq_run_hw_queue.*|__blk_mq_run_hw_queue|"
+                 r"blk_mq_try_issue_.*|__blk_mq_try_issue_.*|__blk_mq_issue_directly|"
+                 r"blk_mq_request_issue_directly|blk_mq_issue_direct|blk_mq_start_request|"
+                 r"blk_mq_plug_issue_direct|blk_mq_insert_.*|blk_mq_sched_insert_.*|"
+                 r"blk_mq_flush_plug_list|blk_mq_dispatch_plug_list|blk_add_timer|"
+                 r"blk_rq_map_sg|__blk_rq_map_sg|sg_alloc_table_chained|__sg_alloc_table|"
+                 r"blk_mq_hctx_.*|scsi_.*|__scsi_.*|sd_.*|scmd_.*)$"),
+    ("submission", r"^(blkdev_read_iter|blkdev_write_iter|blkdev_direct_IO.*|__blkdev_direct_IO.*|"
+                   r"blkdev_dio_.*|bio_.*|__bio_.*|submit_bio.*|__submit_bio.*|blk_mq_submit_bio|"
+                   r"blk_start_plug|blk_finish_plug|blk_flush_plug.*|__blk_flush_plug|"
+                   r"blk_add_rq_to_plug|blk_attempt_plug_merge|blk_mq_attempt_bio_merge|"
+                   r"iov_iter_.*|__iov_iter.*|get_user_pages.*|gup_.*|.*get_user_pages_fast|"
+                   r"try_grab_.*|pin_user_pages.*|blk_queue_enter|blk_cgroup_.*|blkcg_.*|"
+                   r"should_fail_bio|submit_bio_checks|blk_mq_bio_to_request|blk_rq_bio_prep|"
+                   r"bvec_.*|blk_account_io_start|update_io_ticks|blk_crypto.*|_*rq_qos_.*|wbt_.*|"
+                   r"__get_task_ioprio|get_current_ioprio|blk_.*|__blk_.*|dd_.*|__dd_.*|"
+                   r"folio_.*|page_.*|__page_.*)$"),
+    ("io_uring/aio+syscall", r"^(io_.*|__io_.*|aio_.*|__aio_.*|kiocb_.*|lookup_ioctx|ioctx_.*|"
+                             r"read_events|do_io_getevents|tctx_.*|task_work_run|"
+                             r"entry_SYSCALL.*|do_syscall_64|syscall_.*|__x64_sys_.*|"
+                             r"__do_sys_.*|__se_sys_.*|exit_to_user_mode.*|"
+                             r"syscall_exit_to_user_mode.*|fdget.*|__fdget.*|__fget.*|fget.*|"
+                             r"fput.*|.*copy_from_user|.*copy_to_user|copy_user_.*|"
+                             r"rw_verify_area|security_file_permission|aa_file_perm|"
+                             r"apparmor_file_permission|__fsnotify_parent|fsnotify.*|"
+                             r"rcu_read_unlock_strict|__rcu_read_(un)?lock|"
+                             r"__cond_resched|__check_object_size|__virt_addr_valid|"
+                             r"__x86_indirect_thunk.*|__x86_return_thunk|srso_.*|"
+                             r"entry_SYSRETQ.*|import_single_range|import_iovec|"
+                             r"llist_add_batch)$"),
+]
+STAGE_ORDER = ["io_uring/aio+syscall", "submission", "tag/budget", "dispatch", "driver",
+               "completion", "other kernel", "fio (user)"]
+STAGE_RX = [(n, re.compile(rx)) for n, rx in STAGES]
+
+
+def stage_of(kind, sym):
+    """The ledger's stage of a perf symbol (kind: perf's [k] or user)."""
+    layer = layer_of(kind, sym)
+    if layer in ("idle", "user", "ramlld", "other driver"):
+        return {"user": "fio (user)", "idle": "idle"}.get(layer, "driver")
+    b = base_name(sym)
+    for n, rx in STAGE_RX:
+        if rx.match(sym) or rx.match(b):
+            return n
     return "other kernel"
 
 
