@@ -14,9 +14,10 @@ file, compare/targets/<name>.sh (docs/usage.md, "Adding a target"), read here an
                             configuration)
 
 As a program (compare/run reads the tree's target files through it):
-  targets.py bench-names | bench NAME | ladder LEVEL
+  targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder
 prints the bench names, a bench's targets or the ladder's targets on ramlld's store that LEVEL
-runs, each comma-separated; a bad header exits 2 naming the file and the line."""
+runs, each comma-separated, or tools/stack-ladder's rungs, a line each with the rung below it
+(- for none); a bad header exits 2 naming the file and the line."""
 
 import glob
 import os
@@ -140,6 +141,17 @@ def ladder(headers):
     return sorted(rungs, key=lambda r: r[3])
 
 
+# tools/stack-ladder's names of the rungs whose target has another name (tools/stack's for the
+# stacks; its folder: RUNG-SECTION.json)
+STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-scsi", "lio-rd": "lio"}
+
+
+def stack_ladder_rungs(headers):
+    """[(tools/stack-ladder's rung name, that of the rung below or None)] of the ladder."""
+    name = {t: r for r, t in STACK_LADDER.items()}
+    return [(name.get(t, t), name.get(b, b) if b else None) for _, t, b, _ in ladder(headers)]
+
+
 def summary_paths(headers):
     """[(path, target, its polled target or None)] of the summary's path table."""
     paths, polled = [], {}
@@ -158,11 +170,14 @@ def main(argv):
             print(" ".join(sorted(benches(h))))
         elif len(argv) == 2 and argv[0] == "bench":
             print(",".join(benches(h).get(argv[1], {}).get("targets", [])))
+        elif argv == ["stack-ladder"]:
+            print("\n".join(f"{r} {b or '-'}" for r, b in stack_ladder_rungs(h)))
         elif len(argv) == 2 and argv[0] == "ladder":
             print(",".join(t for _, t, _, own in ladder(h)
                            if not own and argv[1] in h[t].get("levels", "").split()))
         else:
-            print("usage: targets.py bench-names | bench NAME | ladder LEVEL", file=sys.stderr)
+            print("usage: targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder",
+                  file=sys.stderr)
             return 2
     except BadHeader as e:
         print(f"targets.py: {e}", file=sys.stderr)

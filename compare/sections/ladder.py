@@ -10,12 +10,10 @@ import re
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
 from lib.results import fio_run_metrics
-from lib.targets import ladder, read_all
+from lib.targets import STACK_LADDER, ladder, read_all
 
 TITLE = "Cost ladder"
 
-# tools/stack-ladder's rung names (its folder: RUNG-SECTION.json) -> target names
-STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-scsi", "lio-rd": "lio"}
 # (title, workload, section) of the ladder's columns, under the default profile
 CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
          ("4k randread QD32", "qd32", "randread-4k-qd32"),

@@ -92,8 +92,13 @@ for w in "bench-names:bio mq scsi" "bench mq:ramlld-bio,ramlld-mq,ramlld-mq-tar,
 	# shellcheck disable=SC2086 # the words are the program's arguments
 	expect_eq "compare/lib/targets.py ${w%%:*}" "${w#*:}" "$(python3 "$TOP/compare/lib/targets.py" ${w%%:*})"
 done
+# tools/stack-ladder's rungs (its own names) and the rung below each: the same ladder
+expect_eq "compare/lib/targets.py stack-ladder" "bio - mq bio sd mq lio-iblock mq iscsi lio-iblock srp lio-iblock nvme-tcp mq nvme-rdma mq nvme-loop mq lio-rd -" \
+	"$(python3 "$TOP/compare/lib/targets.py" stack-ladder | tr '\n' ' ' | sed 's/ $//')"
+"$TOP/tools/stack-ladder" --help | grep -qx "    iscsi      lio-iblock" ||
+	fail "tools/stack-ladder --help does not show iscsi over lio-iblock: $("$TOP/tools/stack-ladder" --help)"
 run_rc 2 python3 "$TOP/compare/lib/targets.py" bench
-expect_in "targets.py without a bench name" "usage: targets.py bench-names | bench NAME | ladder LEVEL"
+expect_in "targets.py without a bench name" "usage: targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder"
 
 # Each file defines the functions guest-run calls (sourced alone, as guest-run sources it).
 for f in "${files[@]}"; do
