@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2154
+# compare/host/run-lib.sh: what compare/run's modes share (the report's python3, a guest's
+# perf data reported on the host, the module's build), and its --kernels and --ledger modes;
+# sourced by compare/run. Variables: compare/run's.
+
+# py: a python3 with matplotlib and SciPy for the report (Debian's python3-matplotlib and
+# python3-scipy live in /usr/bin's python3; a pyenv or venv python3 first in PATH may lack
+# them); any python3 otherwise. Looked for only when a report is written (it takes seconds).
+find_python() {
+	local p
+	py=python3
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" > /dev/null && "$p" -c 'import matplotlib, scipy' 2> /dev/null; then
+			py=$p
+			return
+		fi
+	done
+}
+
+# perf_report_guest DATA [PERF-REPORT-ARGS...]: a guest's perf.data reported here by symbol into
+# DATA's .txt, with the guest's symbols: its kallsyms plus the module symbols saved beside DATA,
+# not a vmlinux, so that ramlld's resolve too. DATA and its module symbols are removed after.
+perf_report_guest() {
+	local d=$1 syms="$out/kallsyms.report"
+	shift
+	cat "$out/kallsyms" "${d%.data}.modsyms" > "$syms" 2> /dev/null || cp "$out/kallsyms" "$syms"
+	perf report -i "$d" --ignore-vmlinux --kallsyms "$syms" --stdio --no-children --sort symbol -g none "$@" \
+		> "${d%.data}.txt" 2> /dev/null || echo "# perf report failed" > "${d%.data}.txt"
+	rm -f "$d" "${d%.data}.modsyms" "$syms"
+}
+
+# stop MSG: the run cannot go on (a failed build, a module that does not fit): exit 1, saying so
+stop() {
+	echo "$prog: $*" >&2
+	exit 1
+}
+# build_module: make module for the guest's kernel into $ko. A failed build stops the run at
+# once (it never goes on with an older module), and so does a module built for a kernel other
+# than the guest's; with needs_ramlld=0 (no target loads it) a missing module is no matter.
+needs_ramlld=1
+build_module() {
+	local rc=0 vm_kv mod_kv
+	if [ "$build" = 1 ]; then
+		echo "$prog: make module${kernel:+ KERNEL=$kernel} (its log: $out/build.log)" >&2
+		make -C "$top" module ${kernel:+KERNEL="$kernel"} > "$out/build.log" 2>&1 || rc=$?
+		if [ "$rc" != 0 ]; then
+			tail -n 15 "$out/build.log" | sed 's/^/  build: /' >&2
+			echo "build=failed (status $rc)" >> "$out/meta.env"
+			stop "make module failed (status $rc, $out/build.log): stopping; a run never goes on with an older ${ko#"$top"/}"
+		fi
+	fi
+	if [ ! -f "$ko" ]; then
+		[ "$needs_ramlld" = 0 ] || stop "no ${ko#"$top"/}: make module${kernel:+ KERNEL=$kernel} (or leave out --no-build)"
+		return 0
+	fi
+	vm_kv=$("$top/tools/vm/kernel" --print-version ${kernel:+"$kernel"})
+	mod_kv=$(modinfo -F vermagic "$ko" 2> /dev/null | cut -d' ' -f1) || mod_kv=''
+	[ "$mod_kv" = "$vm_kv" ] || [ "$needs_ramlld" = 0 ] ||
+		stop "${ko#"$top"/} is built for ${mod_kv:-an unknown kernel}, the guest runs $vm_kv: make module${kernel:+ KERNEL=$kernel}"
+}
+
+# --kernels: this script once per kernel (one guest each, results in OUT/<kernel>/), then the
+# per-kernel table of the block-vs-SCSI ratios, from each run's results.json (compare/kernels.py).
+run_kernels() {
+	[ -z "$host_devs" ] || die "--kernels runs guests: it does not go with --host"
+	[ -z "$kernel" ] || die "--kernels LIST names the kernels: it does not go with --kernel"
+	for k in $kernels; do
+		"$top/tools/vm/kernel" --print-version "$k" > /dev/null 2>&1 ||
+			die "--kernels: unknown kernel '$k' (allowed: bullseye bookworm trixie sid, or a version: tools/vm/kernel --help)"
+	done
+	if [ "$sel" = 0 ] && [ -z "$bench" ] && [ "$ledger" = 0 ]; then
+		pass=(--quick --targets "ramlld-bio,ramlld-mq,ramlld-scsi" --profiles default
+			--only "qd32/randread-4k-qd32,lat-qd1/randread-4k-qd1,seed-004/seq-read"
+			--repeats 3 --runtime 2 --no-breakdown "${pass[@]}")
+	fi
+	[ -n "$out" ] || out=$top/results/$(date +%Y%m%d-%H%M%S)-kernels
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+	start=$(date +%s)
+	{
+		echo "command=${COMPARE_COMMAND:-$prog $args_line}"
+		echo "per_kernel_args=${pass[*]}"
+		echo "kernels=$kernels"
+		echo "date=$(date -u +%FT%TZ)"
+		echo "git=$(git -C "$top" rev-parse --short HEAD 2> /dev/null || echo none)"
+	} > "$out/meta.env"
+	rc=0
+	for k in $kernels; do
+		echo "$prog: --- kernel $k: $prog ${pass[*]} --kernel $k --out $out/$k"
+		COMPARE_COMMAND="$prog ${pass[*]} --kernel $k" "$0" "${pass[@]}" --kernel "$k" --out "$out/$k" ||
+			{
+				rc=$?
+				echo "$prog: the run on $k ended with status $rc (see $out/$k)" >&2
+			}
+	done
+	echo "wall_s=$(($(date +%s) - start))" >> "$out/meta.env"
+	find_python
+	if [ "$ledger" = 1 ]; then
+		"$py" "$here/ledger.py" --kernels "$out" || rc=$?
+	else
+		"$py" "$here/kernels.py" "$out" || rc=$?
+	fi
+	exit "$rc"
+}
+
+# --ledger: compare/ledger-guest in one 1-vCPU guest, then compare/ledger.py
+run_ledger() {
+	[ -z "$host_devs" ] || die "--ledger runs a guest: it does not go with --host"
+	[ -z "$bench" ] || die "--ledger does not go with --bench"
+	[ "$clock" = icount ] || echo "$prog: --ledger on the host's clock: IOPS only, no instruction counts" >&2
+	lopt=()
+	for ((i = 0; i < ${#gargs[@]}; i++)); do
+		case ${gargs[$i]} in
+		--runtime) lopt+=(--runtime "${gargs[$((i + 1))]}"); i=$((i + 1)) ;;
+		--no-perf) lopt+=(--no-perf) ;;
+		--perf) ;;
+		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --runtime --no-perf --kernel --kernels --out --no-build --mem)" ;;
+		esac
+	done
+	[ -z "$ledger_rows" ] || lopt+=(--rows "$ledger_rows")
+	[ -z "$ledger_rw" ] || lopt+=(--rw "$ledger_rw")
+	ko=$top/drivers/ramlld.ko
+	if [ -n "$kernel" ]; then
+		kv=$("$top/tools/vm/kernel" --print-version "$kernel") || die "--kernel: unknown kernel '$kernel'"
+		ko=$top/build/kernels/$kv/ramlld.ko
+	fi
+	[ -n "$out" ] || out=$top/results/$(date +%Y%m%d-%H%M%S)-ledger
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+	start=$(date +%s)
+	build_module
+	mkdir -p "$out/harness"
+	cp -r "$here/ledger-guest" "$here/workloads" "$out/harness/"
+	vm=("$top/tools/vm/run" --cpus 1 --mem "$mem" --timeout 7200 --share "$out")
+	[ "$vm_clock" = 0 ] || vm+=(--clock "$clock")
+	[ -z "$icount_shift" ] || vm+=(--icount-shift "$icount_shift")
+	[ -z "$kernel" ] || vm+=(--kernel "$kernel")
+	rc=0
+	"${vm[@]}" -- "$out/harness/ledger-guest" --out "$out" --ko "$ko" "${lopt[@]}" 2>&1 |
+		tee "$out/run.log" || rc=$?
+	# each row's perf profile (compare/ledger-guest), over the row's I/O window
+	for d in "$out"/perf/*.data; do
+		[ -e "$d" ] || continue
+		w=$(cat "${d%.data}.window" 2> /dev/null || true)
+		perf_report_guest "$d" ${w:+--time "$w"} --percent-limit 0.05
+		echo "# I/O window (CLOCK_REALTIME, s): ${w:-whole run}" >> "${d%.data}.txt"
+	done
+	{
+		echo "command=${COMPARE_COMMAND:-$prog $args_line}"
+		echo "git=$(git -C "$top" rev-parse --short HEAD 2> /dev/null || echo none)"
+		echo "wall_s=$(($(date +%s) - start))"
+	} >> "$out/meta.env"
+	find_python
+	"$py" "$here/ledger.py" "$out" > /dev/null || rc=$?
+	echo "$prog: ledger: $out/ledger.md ($(($(date +%s) - start)) s)"
+	exit "$rc"
+}

@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2154
+# compare/host/run-usage.sh: compare/run --help, sourced by compare/run.
+
+usage() {
+	cat <<EOF
+usage: $prog [--quick | --full] [options]
+       $prog --bench bio|mq|scsi [--quick] [options]
+       $prog --host DEV[,DEV...] [--destroy-data] [options]
+       $prog --bare-metal [--yes] [--quick | --full] [options]
+       $prog --kernels "SUITE..." [options]
+       $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
+       $prog --report DIR [--publish DOCS]
+       $prog --ab --ab-patch FILE | --bisect GOOD BAD ... (compare/ab --help)
+
+Boots one guest (tools/vm/run), loads ramlld (mode=all) and the in-kernel references, runs
+targets x queue profiles x workloads, each cell repeated, and writes results/<date>-<level>/:
+raw fio JSON, btt/perf summaries, results.csv, results.json, report.md and PNG plots.
+
+levels (--plan prints a level's cells, run count, estimated time and guest timeouts; the
+measured times are in docs/benches.md):
+  --quick            the exact quick level on the exact clock (the default under TCG) when no
+                     --only, --targets, --profiles or --bench narrows it: the 6 core targets
+                     (ramlld-bio, -mq, -scsi, brd, nullb-mq, sdebug-norwlock) x 4k randread and
+                     randwrite QD32 under seed-001, and the cost ladder's 4k randread QD32 on
+                     ramlld's 3 paths, lio-iblock, iscsi, srp and nvme-tcp (docs/stacks.md);
+                     1 vCPU (unless --cpus), one 64 MiB device a target, 2 runs of 1 s a cell
+                     (the second checks the first: 0.5 %), the breakdown (blktrace, perf) on
+                     ramlld's 3 paths; then the knob table (dd and QD32, 1 run of 1 s a cell) in
+                     a knob guest of its own, 2 vCPUs on the same clock, into the same folder
+                     (--no-knobs: none; docs/knobs.md).
+                     On the host's clock (--clock host, KVM, --host) or with --wide, the whole
+                     quick level: 1 s runs, 2 repeats, 2 LUNs, the core targets and the kernel
+                     stacks over ramlld, short section lists, the seed workloads on ramlld only,
+                     the breakdown of ramlld's paths and the stacks, the knob table (dd and
+                     QD32, 1 run of 1 s a cell), every report section
+  (default)          the exact default level on the exact clock, when nothing narrows it: every
+                     seed section on the systems its post compared (seed 000: LIO and
+                     ramlld-scsi, 25 % writes over 1, 4, 10, 32 LUNs, 75 % at 10 and 32; 001:
+                     the dd run on ramlld's paths and scsi_debug fake_rw=0/1; 002: the 13-size
+                     sweep under the read-ahead x max_sectors_kb grid on ramlld-scsi; 003: LIO,
+                     ramlld-scsi, SRP; 004: ramlld-scsi with throw-away off and on, scsi_debug),
+                     every reference on 4k randread and randwrite QD32 and randread QD1,
+                     ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
+                     rungs, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
+                     their own), 2 runs of 1 s a cell, the breakdown of ramlld's 3 paths, then
+                     the knob table in the 2-vCPU knob guest at the quick level's step.
+                     On the host's clock or with --wide, the whole default level: 5 s runs
+                     (+1 s ramp), 3 repeats, 4 LUNs of 128 MiB, every target, every section;
+                     each seed on the systems its post compared, the references on lat-qd1 and
+                     qd32, every target's breakdown, the knob table (dd and QD32, 2 runs of 2 s
+                     a cell)
+  --full             20 s runs (+2 s ramp), 5 repeats, every workload on every target (on the
+                     exact clock longer than a run may take: refused, see --plan)
+  --wide             on the exact clock: the whole quick or default level, not the exact one
+  --plan             print what the run would make (the guest-run arguments, one line a cell,
+                     repeats, devices, breakdown targets, knob table; knob-guest lines for a
+                     knob guest), its estimated time from measured per-cell costs
+                     (compare/estimate.py) and each guest's timeout (4 x its estimate,
+                     more on a host loaded at the start), and stop: nothing built or booted. A plan estimated over 48 h is refused.
+selection:
+  --only LIST        workloads or workload/section (compare/guest-run --list), comma list
+  --targets LIST     comma list of targets (see --list)
+  --profiles LIST    comma list of compare/profiles/* (default: each workload's own list)
+  --also-cells TARGETS:PROFILES:ONLY  also these cells, each part a comma list as above
+                     (compare/guest-run --help); given again, another group of cells
+  --level-shape NxMIB  the level's devices for the workloads without a "; shape:" of their
+                     own (the seeds keep theirs; --nluns/--capacity-mb set every workload's)
+  --breakdown-targets LIST  the targets that get the breakdown (each among the selected)
+  --repeats N --runtime S --ramp S --nluns N --capacity-mb N --depth N --no-breakdown
+  --perf, --no-perf  the perf profile in the breakdown (default on; reported over the I/O
+                     phase of its fio run only; bounded by a timeout)
+  --perf-cell W/S [--perf-passes N]  section S of a one-run workload (seed-002/bs-1m) again
+                     after each cell's last run, N times (default 8) under perf record: each
+                     function's instructions per MiB and per request (seed 002's section)
+  --all-sections     quick runtime, every section on every target
+  --knobs, --no-knobs  the knob table (docs/knobs.md): on for a whole level, off
+                     when --only, --targets or --profiles narrow the run; at the exact quick
+                     level in the knob guest (2 vCPUs), never in the matrix's guest
+  --interleave       run the repeats in rounds, every target once a round (A B A B ...): host
+                     drift then hits every target alike; the benches always do
+benches (4k randread/randwrite, iodepth 32, one job per CPU; docs/benches.md; on the exact
+clock each target runs twice and a goal is met when the ratio is at or above it, both runs
+within 0.5 %; on host time 5 repeats interleaved across targets, and a goal is met when the
+95 % lower bound of the mean per-round ratio is at or above it):
+  --bench bio        ramlld-bio vs brd
+  --bench mq         ramlld-mq vs null_blk mq memory_backed=1 and =0, throw_away_reads/writes=1,
+                     and the bio/mq ratio on the same store
+  --bench scsi       seed-001 tuning on all: ramlld-scsi vs scsi_debug delay=0 no_rwlock=1,
+                     throw_away_reads/writes=1 vs fake_rw=1, and the bio/scsi ratio
+                     --targets, --only, --profiles narrow a bench: e.g. --bench mq --targets
+                     ramlld-mq-tar,nullb-mq-nodata --only qd32/randread-4k-qd32 --repeats 30
+clock (docs/clock.md):
+  --clock icount|host  icount (the default under TCG): the guest's clock counts instructions
+                     (1 ns each), so IOPS are exact instruction counts: each cell runs twice
+                     and the two must agree within 0.5 % (the report flags a cell that does
+                     not), and a bench decides from one exact run per target (twice, for that
+                     check) instead of rounds. host: the host's time (the default under KVM
+                     and with --host), with spreads and the benches' interleaved rounds
+  --icount-shift N   with --clock icount: 2^N ns per instruction (tools/vm/run; default 0): the
+                     SMP time-slice experiment of docs/clock.md
+the per-core ledger (docs/ledger.md):
+  --ledger           instead of the matrix: one 1-vCPU guest on the exact clock runs
+                     compare/ledger-guest: ramlld bio, mq and sd, null_blk (memory_backed 1/0,
+                     poll_queues 1/0), brd and scsi_debug poll_queues=1, each engine feature
+                     (libaio, io_uring, fixedbufs, registerfiles, sqthread_poll, hipri) and each
+                     module feature (poll_queues, queue_rqs, complete_batch, throw-away) toggled
+                     alone, 1 s counted per row (--runtime S) and a perf profile per row split into
+                     stages (--no-perf: none); OUT/ledger.md (compare/ledger.py). With --kernels:
+                     one guest per kernel, then OUT/ledger-kernels.md, the rows side by side
+  --ledger-rows REGEX  only the ledger rows whose id matches (e.g. 'ramlld-mq/')
+  --ledger-rw RW     every ledger row reads (randread, the default) or writes (randwrite)
+the A/B of two kernels built from sources (docs/ab.md):
+  --ab, --ab-patch FILE, --bisect GOOD BAD  compare/ab with these arguments (--ab itself
+                     dropped): a change's instructions per I/O on each path, and its bisect
+where:
+  --bare-metal       on this machine's running kernel, as root: loads ramlld and the references
+                     itself, the level on the host's clock in interleaved rounds, hardware
+                     counters per I/O, unloads and restores after (compare/bare-metal --help;
+                     without --yes or RAMLLD_YES=1 it prints what it would load and exits 2)
+  --host DEV,...     run on this machine, on these devices only (nothing is loaded); a device
+                     holding a partition table or a file system signature is refused unless
+                     --destroy-data; a mounted or held device is always refused
+  --cpus N --mem SIZE --kernel K   guest shape (default 2 CPUs, 3G, bookworm); the module is
+                     built for K (make module KERNEL=K: build/kernels/<version>/ramlld.ko)
+  --kernels LIST     the same matrix on each kernel (space or comma list: bullseye bookworm
+                     trixie sid), one guest per kernel, results in OUT/<kernel>/, then one table
+                     of the block-vs-SCSI ratios per kernel (compare/kernels.py): OUT/kernels.md.
+                     Without --only/--targets/--profiles: ramlld bio, mq and scsi; 4k randread
+                     QD32, 4k randread QD1, 4k seq read QD4 (seed-004); profile default; 3
+                     repeats of 2 s unless --repeats/--runtime say otherwise
+  --out DIR          results folder (default results/<date>-<level>)
+  --no-build         use drivers/ramlld.ko as it is
+  --report DIR       only (re)write the report of an earlier run (report.md, report.html)
+  --publish DOCS     with --report: also write DOCS/results.md and its plots DOCS/results/
+                     (the project's docs/results.md: --report DIR --publish docs/)
+  --list             targets, profiles, workloads
+  -h, --help         this text
+
+From make: make compare QUICK=1, make compare ARGS="--only seed-004 --targets ramlld-mq,brd",
+make compare KERNELS="bullseye bookworm trixie sid".
+Before anything runs: the options are checked as a whole (a pair that cannot mean anything
+together is refused), targets whose "# needs:" the guest's kernel does not meet are skipped
+with the reason (docs/usage.md, "Adding a target"), a failed make module or a module built for
+another kernel stops the run, and so does a ramlld.ko that does not load in the guest.
+
+Exit status: 0 (also when every selected target is skipped on this kernel); 2 when it refuses
+to start (a bad argument, a plan over 48 h); 1 when the build fails or the module is not the
+guest kernel's (nothing booted); 3 when ramlld does not load in the guest (nothing measured);
+tools/vm/run's status (124 timeout, 125 a kernel report or a guest that died) when the guest
+ended before guest-run did, or the knob guest's (1 when compare/knobs.py failed in it) when the
+matrix's guest did not: the report of what they wrote is made first, and its Notes say where
+it was cut.
+EOF
+}
