@@ -51,6 +51,7 @@
 #define cdb_write_once(x, v)	WRITE_ONCE(x, v)
 #define cdb_xchg(p, v)		xchg(p, v)
 #else
+#include <stddef.h>
 #include <string.h>
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cdb_read_once(x)	(x)
@@ -541,6 +542,40 @@ static void mode_control(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
 	p[3] = 0x10;		/* queue algorithm modifier 1: unrestricted */
 }
 
+/*
+ * The mode pages: each has one changeable bit, bit 2 of byte 2 (WCE,
+ * D_SENSE), kept in the u8 of struct ramlld_cdb_dev at offset bit.
+ */
+static const struct ramlld_cdb_mode_page {
+	u8 code;
+	u8 len;
+	void (*fill)(const struct ramlld_cdb_dev *dev, int pc, u8 *p);
+	size_t bit;
+} ramlld_cdb_mode_pages[] = {
+	{ 0x08, CACHING_PAGE_LEN, mode_caching,
+	  offsetof(struct ramlld_cdb_dev, wce) },
+	{ 0x0a, CONTROL_PAGE_LEN, mode_control,
+	  offsetof(struct ramlld_cdb_dev, d_sense) },
+};
+
+#define MODE_PAGE_MAX_LEN	CACHING_PAGE_LEN	/* the longest page above */
+#define NR_MODE_PAGES		ARRAY_SIZE(ramlld_cdb_mode_pages)
+
+static const struct ramlld_cdb_mode_page *ramlld_cdb_mode_page(u8 code)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_MODE_PAGES; i++)
+		if (ramlld_cdb_mode_pages[i].code == code)
+			return &ramlld_cdb_mode_pages[i];
+	return NULL;
+}
+
+static u8 *mode_page_bit(struct ramlld_cdb_dev *dev, unsigned int i)
+{
+	return (u8 *)dev + ramlld_cdb_mode_pages[i].bit;
+}
+
 static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 {
 	const struct ramlld_cdb_dev *dev = c->dev;
@@ -553,12 +588,13 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 	u32 alloc = ms10 ? get_be16(&cdb[7]) : cdb[4];
 	u32 hlen = ms10 ? 8 : 4, bdlen = dbd ? 0 : (llbaa ? 16 : 8);
 	u32 off = hlen + bdlen;
-	u8 hdr[8], bd[16], pg[CACHING_PAGE_LEN];
+	u8 hdr[8], bd[16], pg[MODE_PAGE_MAX_LEN];
+	unsigned int i;
 
 	if (pc == PC_SAVED)
 		return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
 						  RAMLLD_ASC_SAVING_NOT_SUPP, 2, 7, true);
-	if (page != 0x08 && page != 0x0a && page != 0x3f)
+	if (page != 0x3f && !ramlld_cdb_mode_page(page))
 		return invalid_cdb(c, 2, 5);
 	if (subpage != 0x00 && subpage != 0xff)
 		return invalid_cdb(c, 3, SKS_NONE);
@@ -575,15 +611,14 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 		}
 	}
 	ramlld_cdb_buf_put(&c->din, hlen, bd, bdlen);
-	if (page == 0x08 || page == 0x3f) {
-		mode_caching(dev, pc, pg);
-		ramlld_cdb_buf_put(&c->din, off, pg, CACHING_PAGE_LEN);
-		off += CACHING_PAGE_LEN;
-	}
-	if (page == 0x0a || page == 0x3f) {
-		mode_control(dev, pc, pg);
-		ramlld_cdb_buf_put(&c->din, off, pg, CONTROL_PAGE_LEN);
-		off += CONTROL_PAGE_LEN;
+	for (i = 0; i < NR_MODE_PAGES; i++) {
+		const struct ramlld_cdb_mode_page *mp = &ramlld_cdb_mode_pages[i];
+
+		if (page != 0x3f && page != mp->code)
+			continue;
+		mp->fill(dev, pc, pg);
+		ramlld_cdb_buf_put(&c->din, off, pg, mp->len);
+		off += mp->len;
 	}
 
 	/* header last: the mode data length is known now */
@@ -612,13 +647,16 @@ static int param_length_error(struct cdb_ctx *c)
  * a byte may differ only in the changeable bits.
  */
 static int ramlld_cdb_select_page(struct cdb_ctx *c, const u8 *p, u32 off,
-				  const u8 *cur, const u8 *chg, u32 len)
+				  const struct ramlld_cdb_mode_page *mp)
 {
+	u8 cur[MODE_PAGE_MAX_LEN], chg[MODE_PAGE_MAX_LEN];
 	u32 i;
 
-	if (p[off + 1] != len - 2)
+	if (p[off + 1] != mp->len - 2)
 		return invalid_param(c, off + 1, SKS_NONE);
-	for (i = 2; i < len; i++) {
+	mp->fill(c->dev, PC_CURRENT, cur);
+	mp->fill(c->dev, PC_CHANGEABLE, chg);
+	for (i = 2; i < mp->len; i++) {
 		u8 bad = (p[off + i] ^ cur[i]) & ~chg[i];
 
 		if (bad)
@@ -634,8 +672,8 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 	bool ms10 = cdb[0] == 0x55;
 	u32 plen = ms10 ? get_be16(&cdb[7]) : cdb[4];
 	u32 hlen = ms10 ? 8 : 4, bdlen, off;
-	u8 cur[CACHING_PAGE_LEN], chg[CACHING_PAGE_LEN];
-	u8 wce = cdb_read_once(dev->wce), d_sense = cdb_read_once(dev->d_sense);
+	u8 bits[NR_MODE_PAGES];
+	unsigned int i;
 	bool longlba;
 
 	if (cdb[1] & 0x01)		/* SP: nothing can be saved */
@@ -675,7 +713,10 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 					     SKS_NONE);
 	}
 
+	for (i = 0; i < NR_MODE_PAGES; i++)
+		bits[i] = cdb_read_once(*mode_page_bit(dev, i));
 	for (off = hlen + bdlen; off < plen;) {
+		const struct ramlld_cdb_mode_page *mp;
 		u8 code = p[off] & 0x3f;
 		u32 len;
 		int ret;
@@ -687,27 +728,18 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 		len = 2 + p[off + 1];
 		if (len > plen - off)
 			return param_length_error(c);
-		if (code == 0x08) {
-			mode_caching(dev, PC_CURRENT, cur);
-			mode_caching(dev, PC_CHANGEABLE, chg);
-			ret = ramlld_cdb_select_page(c, p, off, cur, chg, CACHING_PAGE_LEN);
-			if (ret)
-				return ret;
-			wce = !!(p[off + 2] & 0x04);
-		} else if (code == 0x0a) {
-			mode_control(dev, PC_CURRENT, cur);
-			mode_control(dev, PC_CHANGEABLE, chg);
-			ret = ramlld_cdb_select_page(c, p, off, cur, chg, CONTROL_PAGE_LEN);
-			if (ret)
-				return ret;
-			d_sense = !!(p[off + 2] & 0x04);
-		} else {
+		mp = ramlld_cdb_mode_page(code);
+		if (!mp)
 			return invalid_param(c, off, 5);
-		}
+		ret = ramlld_cdb_select_page(c, p, off, mp);
+		if (ret)
+			return ret;
+		bits[mp - ramlld_cdb_mode_pages] = !!(p[off + 2] & 0x04);
 		off += len;
 	}
-	cdb_write_once(dev->wce, wce);
-	cdb_write_once(dev->d_sense, d_sense);
+	/* nothing changes until the whole list is found good */
+	for (i = 0; i < NR_MODE_PAGES; i++)
+		cdb_write_once(*mode_page_bit(dev, i), bits[i]);
 	return RAMLLD_CDB_GOOD;
 }
 
