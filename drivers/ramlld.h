@@ -124,6 +124,7 @@ struct ramlld_mq_dev;
 struct ramlld_group;
 struct ramlld_fault_attrs;
 struct ramlld_irq_map;
+struct ramlld_scsi_host;
 
 /* One device: a store and what each front end made of it. */
 struct ramlld_device {
@@ -135,7 +136,6 @@ struct ramlld_device {
 	struct ramlld_store *store;
 	struct gendisk *bio_disk;	/* bio front end, NULL when absent */
 	struct ramlld_mq_dev *mq;	/* blk-mq front end, NULL when absent */
-	void *scsi_lun;			/* SCSI front end's LUN, NULL when absent */
 	/* fault injection (faults.c): changed under ramlld_lock */
 	unsigned int faults;		/* RAMLLD_FAULT_* armed, read by every I/O */
 	struct badblocks badblocks;	/* the block layer's bad-sector table */
@@ -166,8 +166,8 @@ struct ramlld_group {
 	struct list_head node;		/* ramlld_groups, under ramlld_lock */
 	unsigned int nr_devices;
 	unsigned int luns_per_tgt;	/* effective (never 0) */
-	void *scsi_host;		/* the SCSI front end's host, NULL when absent */
-	void *mq_shared_set;		/* mq: the group's shared tag set */
+	struct ramlld_scsi_host *scsi_host; /* the SCSI front end's, NULL when absent */
+	struct blk_mq_tag_set *mq_shared_set; /* mq: the group's shared tag set */
 	unsigned int mq_shared_users;
 	struct ramlld_device *devices[];
 };

@@ -780,8 +780,6 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 			goto err_remove;
 		}
 	}
-	for (i = 0; i < group->nr_devices; i++)
-		group->devices[i]->scsi_lun = &host->luns[i];
 	group->scsi_host = host;
 	pr_info("scsi: host%u, %u target(s) x %u LUN(s), can_queue %u, cmd_per_lun %u, %u submit and %u poll queue(s)\n",
 		shost->host_no, cfg->num_tgts, lpt, shost->can_queue,
@@ -803,12 +801,9 @@ err_free:
 static void ramlld_scsi_detach(struct ramlld_group *group)
 {
 	struct ramlld_scsi_host *host = group->scsi_host;
-	unsigned int i;
 
 	scsi_remove_host(host->shost);
 	scsi_host_put(host->shost);
-	for (i = 0; i < group->nr_devices; i++)
-		group->devices[i]->scsi_lun = NULL;
 	group->scsi_host = NULL;
 	kfree(host->pollqs);
 	kfree(host);
