@@ -246,13 +246,13 @@ void ramlld_cdb_set_miscompare(const struct ramlld_cdb_dev *dev,
 	ramlld_cdb_set_info(res, offset);
 }
 
-static int invalid_cdb(struct cdb_ctx *c, int byte, int bit)
+static int ramlld_cdb_invalid_cdb(struct cdb_ctx *c, int byte, int bit)
 {
 	return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
 					  RAMLLD_ASC_INVALID_FIELD_CDB, byte, bit, true);
 }
 
-static int invalid_param(struct cdb_ctx *c, int byte, int bit)
+static int ramlld_cdb_invalid_param(struct cdb_ctx *c, int byte, int bit)
 {
 	return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
 					  RAMLLD_ASC_INVALID_FIELD_PARAM, byte, bit, false);
@@ -264,14 +264,14 @@ static int ramlld_cdb_illegal(struct cdb_ctx *c, u16 asc_ascq)
 					  SKS_NONE, SKS_NONE, false);
 }
 
-static int data_phase_error(struct cdb_ctx *c)
+static int ramlld_cdb_data_phase_error(struct cdb_ctx *c)
 {
 	return ramlld_cdb_check_condition(c, RAMLLD_SK_ABORTED_COMMAND,
 					  RAMLLD_ASC_DATA_PHASE_ERROR, SKS_NONE, SKS_NONE,
 					  false);
 }
 
-static int highest_bit(u8 v)
+static int ramlld_cdb_highest_bit(u8 v)
 {
 	int bit = 7;
 
@@ -280,7 +280,7 @@ static int highest_bit(u8 v)
 	return bit;
 }
 
-static int good_din(struct cdb_ctx *c, u32 alloc_len)
+static int ramlld_cdb_good_din(struct cdb_ctx *c, u32 alloc_len)
 {
 	c->res->din_len = cdb_min(cdb_min(c->din.len, alloc_len), c->din.cap);
 	return RAMLLD_CDB_GOOD;
@@ -292,7 +292,7 @@ static bool range_ok(const struct ramlld_cdb_dev *dev, u64 lba, u64 nr)
 	return lba <= dev->nr_blocks && nr <= dev->nr_blocks - lba;
 }
 
-static int lba_out_of_range(struct cdb_ctx *c)
+static int ramlld_cdb_lba_out_of_range(struct cdb_ctx *c)
 {
 	return ramlld_cdb_illegal(c, RAMLLD_ASC_LBA_OUT_OF_RANGE);
 }
@@ -340,12 +340,12 @@ static int ramlld_cdb_std_inquiry(struct cdb_ctx *c, u32 alloc)
 	put_be16(&d[60], 0x0460);	/* SPC-4 */
 	put_be16(&d[62], 0x04c0);	/* SBC-3 */
 	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 static const u8 vpd_pages[] = { 0x00, 0x80, 0x83, 0xb0, 0xb1, 0xb2 };
 
-static void vpd_header(u8 *d, u8 page, u16 len)
+static void ramlld_cdb_vpd_header(u8 *d, u8 page, u16 len)
 {
 	d[0] = 0x00;
 	d[1] = page;
@@ -406,11 +406,11 @@ static int ramlld_cdb_vpd(struct cdb_ctx *c, u8 page, u32 alloc)
 		d[6] = 0x02;				/* thin provisioned */
 		break;
 	default:
-		return invalid_cdb(c, 2, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 2, SKS_NONE);
 	}
-	vpd_header(d, page, (u16)n);
+	ramlld_cdb_vpd_header(d, page, (u16)n);
 	ramlld_cdb_buf_put(&c->din, 0, d, 4 + n);
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 static int ramlld_cdb_inquiry(struct cdb_ctx *c)
@@ -421,7 +421,7 @@ static int ramlld_cdb_inquiry(struct cdb_ctx *c)
 	if (cdb[1] & 0x01)
 		return ramlld_cdb_vpd(c, cdb[2], alloc);
 	if (cdb[2])
-		return invalid_cdb(c, 2, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 2, SKS_NONE);
 	return ramlld_cdb_std_inquiry(c, alloc);
 }
 
@@ -444,7 +444,7 @@ static int ramlld_cdb_request_sense(struct cdb_ctx *c)
 	}
 	n = ramlld_cdb_build_sense(s, desc, key, asc, SKS_NONE, SKS_NONE, false);
 	ramlld_cdb_buf_put(&c->din, 0, s, n);
-	return good_din(c, c->cdb[4]);
+	return ramlld_cdb_good_din(c, c->cdb[4]);
 }
 
 static int ramlld_cdb_report_luns(struct cdb_ctx *c)
@@ -463,7 +463,7 @@ static int ramlld_cdb_report_luns(struct cdb_ctx *c)
 		n = 0;
 		break;
 	default:
-		return invalid_cdb(c, 2, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 2, SKS_NONE);
 	}
 	memset(hdr, 0, sizeof(hdr));
 	put_be32(hdr, n * 8);
@@ -478,7 +478,7 @@ static int ramlld_cdb_report_luns(struct cdb_ctx *c)
 		}
 		ramlld_cdb_buf_put(&c->din, 8 + 8 * i, lun, 8);
 	}
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 /* ---- capacity ---- */
@@ -492,7 +492,7 @@ static int ramlld_cdb_read_capacity10(struct cdb_ctx *c)
 	put_be32(&d[0], last > 0xffffffffull ? 0xffffffff : (u32)last);
 	put_be32(&d[4], dev->block_size);
 	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
-	return good_din(c, sizeof(d));
+	return ramlld_cdb_good_din(c, sizeof(d));
 }
 
 static int ramlld_cdb_read_capacity16(struct cdb_ctx *c)
@@ -506,7 +506,7 @@ static int ramlld_cdb_read_capacity16(struct cdb_ctx *c)
 	d[13] = dev->lbppbe & 0x0f;
 	d[14] = 0x80 | 0x40;	/* LBPME, LBPRZ; lowest aligned LBA 0 */
 	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
-	return good_din(c, get_be32(&c->cdb[10]));
+	return ramlld_cdb_good_din(c, get_be32(&c->cdb[10]));
 }
 
 /* ---- mode pages ---- */
@@ -516,7 +516,7 @@ enum { PC_CURRENT = 0, PC_CHANGEABLE = 1, PC_DEFAULT = 2, PC_SAVED = 3 };
 #define CACHING_PAGE_LEN	20
 #define CONTROL_PAGE_LEN	12
 
-static void mode_caching(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
+static void ramlld_cdb_mode_caching(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
 {
 	memset(p, 0, CACHING_PAGE_LEN);
 	p[0] = 0x08;
@@ -527,7 +527,7 @@ static void mode_caching(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
 		p[2] = 0x04;
 }
 
-static void mode_control(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
+static void ramlld_cdb_mode_control(const struct ramlld_cdb_dev *dev, int pc, u8 *p)
 {
 	memset(p, 0, CONTROL_PAGE_LEN);
 	p[0] = 0x0a;
@@ -552,9 +552,9 @@ static const struct ramlld_cdb_mode_page {
 	void (*fill)(const struct ramlld_cdb_dev *dev, int pc, u8 *p);
 	size_t bit;
 } ramlld_cdb_mode_pages[] = {
-	{ 0x08, CACHING_PAGE_LEN, mode_caching,
+	{ 0x08, CACHING_PAGE_LEN, ramlld_cdb_mode_caching,
 	  offsetof(struct ramlld_cdb_dev, wce) },
-	{ 0x0a, CONTROL_PAGE_LEN, mode_control,
+	{ 0x0a, CONTROL_PAGE_LEN, ramlld_cdb_mode_control,
 	  offsetof(struct ramlld_cdb_dev, d_sense) },
 };
 
@@ -571,7 +571,7 @@ static const struct ramlld_cdb_mode_page *ramlld_cdb_mode_page(u8 code)
 	return NULL;
 }
 
-static u8 *mode_page_bit(struct ramlld_cdb_dev *dev, unsigned int i)
+static u8 *ramlld_cdb_mode_page_bit(struct ramlld_cdb_dev *dev, unsigned int i)
 {
 	return (u8 *)dev + ramlld_cdb_mode_pages[i].bit;
 }
@@ -595,9 +595,9 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 		return ramlld_cdb_check_condition(c, RAMLLD_SK_ILLEGAL_REQUEST,
 						  RAMLLD_ASC_SAVING_NOT_SUPP, 2, 7, true);
 	if (page != 0x3f && !ramlld_cdb_mode_page(page))
-		return invalid_cdb(c, 2, 5);
+		return ramlld_cdb_invalid_cdb(c, 2, 5);
 	if (subpage != 0x00 && subpage != 0xff)
-		return invalid_cdb(c, 3, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
 
 	memset(bd, 0, sizeof(bd));
 	if (bdlen && pc != PC_CHANGEABLE) {
@@ -634,10 +634,10 @@ static int ramlld_cdb_mode_sense(struct cdb_ctx *c)
 		hdr[3] = bdlen;
 	}
 	ramlld_cdb_buf_put(&c->din, 0, hdr, hlen);
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
-static int param_length_error(struct cdb_ctx *c)
+static int ramlld_cdb_param_length_error(struct cdb_ctx *c)
 {
 	return ramlld_cdb_illegal(c, RAMLLD_ASC_PARAM_LIST_LENGTH);
 }
@@ -653,14 +653,14 @@ static int ramlld_cdb_select_page(struct cdb_ctx *c, const u8 *p, u32 off,
 	u32 i;
 
 	if (p[off + 1] != mp->len - 2)
-		return invalid_param(c, off + 1, SKS_NONE);
+		return ramlld_cdb_invalid_param(c, off + 1, SKS_NONE);
 	mp->fill(c->dev, PC_CURRENT, cur);
 	mp->fill(c->dev, PC_CHANGEABLE, chg);
 	for (i = 2; i < mp->len; i++) {
 		u8 bad = (p[off + i] ^ cur[i]) & ~chg[i];
 
 		if (bad)
-			return invalid_param(c, off + i, highest_bit(bad));
+			return ramlld_cdb_invalid_param(c, off + i, ramlld_cdb_highest_bit(bad));
 	}
 	return RAMLLD_CDB_GOOD;
 }
@@ -677,26 +677,26 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 	bool longlba;
 
 	if (cdb[1] & 0x01)		/* SP: nothing can be saved */
-		return invalid_cdb(c, 1, 0);
+		return ramlld_cdb_invalid_cdb(c, 1, 0);
 	if (!plen)
 		return RAMLLD_CDB_GOOD;
 	if (!(cdb[1] & 0x10))		/* PF=0: vendor-specific format */
-		return invalid_cdb(c, 1, 4);
+		return ramlld_cdb_invalid_cdb(c, 1, 4);
 	if (plen > RAMLLD_CDB_BUF_LEN)
-		return invalid_cdb(c, ms10 ? 7 : 4, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, ms10 ? 7 : 4, SKS_NONE);
 	if (c->dout_len < plen)
-		return data_phase_error(c);
+		return ramlld_cdb_data_phase_error(c);
 	if (plen < hlen)
-		return param_length_error(c);
+		return ramlld_cdb_param_length_error(c);
 
 	if (p[ms10 ? 2 : 1])		/* medium type */
-		return invalid_param(c, ms10 ? 2 : 1, SKS_NONE);
+		return ramlld_cdb_invalid_param(c, ms10 ? 2 : 1, SKS_NONE);
 	longlba = ms10 && (p[4] & 0x01);
 	bdlen = ms10 ? get_be16(&p[6]) : p[3];
 	if (bdlen && bdlen != (longlba ? 16u : 8u))
-		return invalid_param(c, ms10 ? 6 : 3, SKS_NONE);
+		return ramlld_cdb_invalid_param(c, ms10 ? 6 : 3, SKS_NONE);
 	if (hlen + bdlen > plen)
-		return param_length_error(c);
+		return ramlld_cdb_param_length_error(c);
 	if (bdlen) {
 		/* the geometry cannot change: 0 or the current values only */
 		const u8 *bd = &p[hlen];
@@ -707,14 +707,14 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 			   get_be32(&bd[4]) & 0xffffff;
 
 		if (nr && nr != cur_nr)
-			return invalid_param(c, hlen, SKS_NONE);
+			return ramlld_cdb_invalid_param(c, hlen, SKS_NONE);
 		if (blen != dev->block_size)
-			return invalid_param(c, hlen + (longlba ? 12 : 5),
+			return ramlld_cdb_invalid_param(c, hlen + (longlba ? 12 : 5),
 					     SKS_NONE);
 	}
 
 	for (i = 0; i < NR_MODE_PAGES; i++)
-		bits[i] = cdb_read_once(*mode_page_bit(dev, i));
+		bits[i] = cdb_read_once(*ramlld_cdb_mode_page_bit(dev, i));
 	for (off = hlen + bdlen; off < plen;) {
 		const struct ramlld_cdb_mode_page *mp;
 		u8 code = p[off] & 0x3f;
@@ -722,15 +722,15 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 		int ret;
 
 		if (plen - off < 2)
-			return param_length_error(c);
+			return ramlld_cdb_param_length_error(c);
 		if (p[off] & 0x40)	/* SPF: no subpages here */
-			return invalid_param(c, off, 6);
+			return ramlld_cdb_invalid_param(c, off, 6);
 		len = 2 + p[off + 1];
 		if (len > plen - off)
-			return param_length_error(c);
+			return ramlld_cdb_param_length_error(c);
 		mp = ramlld_cdb_mode_page(code);
 		if (!mp)
-			return invalid_param(c, off, 5);
+			return ramlld_cdb_invalid_param(c, off, 5);
 		ret = ramlld_cdb_select_page(c, p, off, mp);
 		if (ret)
 			return ret;
@@ -739,7 +739,7 @@ static int ramlld_cdb_mode_select(struct cdb_ctx *c)
 	}
 	/* nothing changes until the whole list is found good */
 	for (i = 0; i < NR_MODE_PAGES; i++)
-		cdb_write_once(*mode_page_bit(dev, i), bits[i]);
+		cdb_write_once(*ramlld_cdb_mode_page_bit(dev, i), bits[i]);
 	return RAMLLD_CDB_GOOD;
 }
 
@@ -781,9 +781,9 @@ static int ramlld_cdb_rw(struct cdb_ctx *c)
 
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!range_ok(c->dev, lba, nr))
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	if (nr > c->dev->max_xfer_blocks)
-		return invalid_cdb(c, len_byte, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, len_byte, SKS_NONE);
 	if (!nr)
 		return RAMLLD_CDB_GOOD;
 	/* READ is 0x08/0x28/0xa8/0x88: bit 1 clear; WRITE has it set */
@@ -804,10 +804,10 @@ static int ramlld_cdb_verify(struct cdb_ctx *c)
 	int len_byte;
 
 	if (bytchk == 0x02)		/* reserved */
-		return invalid_cdb(c, 1, 2);
+		return ramlld_cdb_invalid_cdb(c, 1, 2);
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!range_ok(dev, lba, nr))
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	if (!nr)			/* nothing transferred or compared */
 		return RAMLLD_CDB_GOOD;
 	switch (bytchk) {
@@ -816,14 +816,14 @@ static int ramlld_cdb_verify(struct cdb_ctx *c)
 		break;
 	case 0x01:			/* nr blocks of data-out */
 		if (nr > dev->max_xfer_blocks)
-			return invalid_cdb(c, len_byte, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, len_byte, SKS_NONE);
 		res->action = RAMLLD_CDB_COMPARE;
 		break;
 	default:			/* 11b: one block for the whole range */
 		if (nr > dev->max_ws_blocks)
-			return invalid_cdb(c, len_byte, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, len_byte, SKS_NONE);
 		if (c->dout_len < dev->block_size)
-			return data_phase_error(c);
+			return ramlld_cdb_data_phase_error(c);
 		res->block = c->dout;
 		res->action = RAMLLD_CDB_COMPARE_SAME;
 		break;
@@ -847,7 +847,7 @@ static int ramlld_cdb_prefetch(struct cdb_ctx *c)
 
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (nr ? !range_ok(c->dev, lba, nr) : lba >= c->dev->nr_blocks)
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	c->res->status = RAMLLD_CDB_CONDITION_MET;
 	return RAMLLD_CDB_CONDITION_MET;
 }
@@ -861,14 +861,14 @@ static int ramlld_cdb_compare_write(struct cdb_ctx *c)
 	u32 nr = c->cdb[13];
 
 	if (!range_ok(dev, lba, nr))
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	if (nr > cdb_min(dev->max_cw_blocks,
 			 RAMLLD_CDB_MAX_CW_BYTES / dev->block_size))
-		return invalid_cdb(c, 13, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 13, SKS_NONE);
 	if (!nr)			/* nothing compared, nothing written */
 		return RAMLLD_CDB_GOOD;
 	if (c->dout_len < 2 * nr * dev->block_size)
-		return data_phase_error(c);
+		return ramlld_cdb_data_phase_error(c);
 	res->action = RAMLLD_CDB_COMPARE_WRITE;
 	res->lba = lba;
 	res->nr_blocks = nr;
@@ -885,7 +885,7 @@ static int ramlld_cdb_sync_cache(struct cdb_ctx *c)
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	/* 0 blocks: from lba to the end, lba must be inside */
 	if (nr ? !range_ok(dev, lba, nr) : lba >= dev->nr_blocks)
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	c->res->action = RAMLLD_CDB_SYNC;
 	c->res->lba = lba;
 	c->res->nr_blocks = nr;
@@ -897,7 +897,7 @@ static int ramlld_cdb_sync_cache(struct cdb_ctx *c)
 
 static const u8 zero_block[RAMLLD_CDB_MAX_BLOCK];
 
-static bool all_zero(const u8 *p, u32 n)
+static bool ramlld_cdb_all_zero(const u8 *p, u32 n)
 {
 	u32 i;
 
@@ -918,20 +918,20 @@ static int ramlld_cdb_write_same(struct cdb_ctx *c)
 
 	ramlld_cdb_decode_lba(c->cdb, &lba, &nr, &len_byte);
 	if (!nr)			/* WSNZ=1 */
-		return invalid_cdb(c, len_byte, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, len_byte, SKS_NONE);
 	if (!range_ok(dev, lba, nr))
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	if (nr > dev->max_ws_blocks)
-		return invalid_cdb(c, len_byte, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, len_byte, SKS_NONE);
 	if (ndob) {
 		res->block = zero_block;
 	} else {
 		if (c->dout_len < dev->block_size)
-			return data_phase_error(c);
+			return ramlld_cdb_data_phase_error(c);
 		res->block = c->dout;
 	}
 	/* only UNMAP=1 may deallocate; a hole reads as zeros (LBPRZ) */
-	res->action = (c->cdb[1] & 0x08) && all_zero(res->block, dev->block_size) ?
+	res->action = (c->cdb[1] & 0x08) && ramlld_cdb_all_zero(res->block, dev->block_size) ?
 		      RAMLLD_CDB_DISCARD : RAMLLD_CDB_FILL;
 	res->lba = lba;
 	res->nr_blocks = nr;
@@ -957,14 +957,14 @@ static int ramlld_cdb_unmap(struct cdb_ctx *c)
 	if (!plen)
 		return RAMLLD_CDB_GOOD;
 	if (plen < 8)
-		return param_length_error(c);
+		return ramlld_cdb_param_length_error(c);
 	plen = cdb_min(plen, (u32)RAMLLD_CDB_BUF_LEN);
 	if (c->dout_len < plen)
-		return data_phase_error(c);
+		return ramlld_cdb_data_phase_error(c);
 	/* an incomplete last descriptor is ignored (SBC-3 5.28.2) */
 	nr_desc = cdb_min((u32)get_be16(&p[2]), plen - 8) / 16;
 	if (nr_desc > dev->max_unmap_desc)
-		return invalid_param(c, 2, SKS_NONE);
+		return ramlld_cdb_invalid_param(c, 2, SKS_NONE);
 	for (i = 0, total = 0; i < nr_desc; i++) {
 		u64 lba;
 		u32 nr;
@@ -973,9 +973,9 @@ static int ramlld_cdb_unmap(struct cdb_ctx *c)
 		/* MAXIMUM UNMAP LBA COUNT bounds the command, all descriptors */
 		total += nr;
 		if (total > dev->max_unmap_blocks)
-			return invalid_param(c, 8 + 16 * i + 8, SKS_NONE);
+			return ramlld_cdb_invalid_param(c, 8 + 16 * i + 8, SKS_NONE);
 		if (!range_ok(dev, lba, nr))
-			return lba_out_of_range(c);
+			return ramlld_cdb_lba_out_of_range(c);
 	}
 	if (nr_desc) {
 		c->res->action = RAMLLD_CDB_UNMAP;
@@ -1001,7 +1001,7 @@ static int ramlld_cdb_get_lba_status(struct cdb_ctx *c)
 	u8 d[16];
 
 	if (lba >= dev->nr_blocks)
-		return lba_out_of_range(c);
+		return ramlld_cdb_lba_out_of_range(c);
 	max_desc = room >= 24 ? (room - 8) / 16 : 1;
 	left = dev->nr_blocks - lba;
 	if (left > RAMLLD_CDB_LBA_STATUS_SCAN_BYTES / dev->block_size)
@@ -1025,7 +1025,7 @@ static int ramlld_cdb_get_lba_status(struct cdb_ctx *c)
 	memset(d, 0, 8);
 	put_be32(d, 4 + 16 * n);
 	ramlld_cdb_buf_put(&c->din, 0, d, 8);
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 /* ---- log pages ---- */
@@ -1044,7 +1044,7 @@ static const u8 log_pages[] = {
 	LOG_PAGE_SUPPORTED, LOG_PAGE_TEMPERATURE, LOG_PAGE_SSM, LOG_PAGE_IE,
 };
 
-static bool log_page_known(u8 page)
+static bool ramlld_cdb_log_page_known(u8 page)
 {
 	u32 i;
 
@@ -1055,7 +1055,7 @@ static bool log_page_known(u8 page)
 }
 
 /* The 4-byte header of a binary log parameter. */
-static void log_param(u8 *p, u16 code, u8 len)
+static void ramlld_cdb_log_param(u8 *p, u16 code, u8 len)
 {
 	put_be16(p, code);
 	p[2] = LOG_PARAM_BINARY;
@@ -1075,20 +1075,20 @@ static u32 ramlld_cdb_log_params(struct cdb_ctx *c, u8 page, u16 ppc, u32 off)
 	switch (page) {
 	case LOG_PAGE_TEMPERATURE:
 		/* 0000h temperature, 0001h reference temperature */
-		log_param(p[0], 0x0000, 2);
+		ramlld_cdb_log_param(p[0], 0x0000, 2);
 		p[0][5] = LOG_TEMP_NONE;
-		log_param(p[1], 0x0001, 2);
+		ramlld_cdb_log_param(p[1], 0x0001, 2);
 		p[1][5] = LOG_TEMP_NONE;
 		n = 2;
 		break;
 	case LOG_PAGE_SSM:
 		/* 0001h percentage used endurance indicator: 0 */
-		log_param(p[0], 0x0001, 4);
+		ramlld_cdb_log_param(p[0], 0x0001, 4);
 		n = 1;
 		break;
 	case LOG_PAGE_IE:
 		/* 0000h: ASC 0, ASCQ 0 (no failure predicted), temperature */
-		log_param(p[0], 0x0000, 4);
+		ramlld_cdb_log_param(p[0], 0x0000, 4);
 		p[0][6] = LOG_TEMP_NONE;
 		n = 1;
 		break;
@@ -1104,7 +1104,7 @@ static u32 ramlld_cdb_log_params(struct cdb_ctx *c, u8 page, u16 ppc, u32 off)
 	return len;
 }
 
-static u16 log_params_max_code(u8 page)
+static u16 ramlld_cdb_log_params_max_code(u8 page)
 {
 	return page == LOG_PAGE_TEMPERATURE || page == LOG_PAGE_SSM ? 1 : 0;
 }
@@ -1125,11 +1125,11 @@ static int ramlld_cdb_log_sense(struct cdb_ctx *c)
 	u8 hdr[4], pair[2];
 
 	if (!(pc & 0x01))		/* threshold values */
-		return invalid_cdb(c, 2, 7);
-	if (!log_page_known(page))
-		return invalid_cdb(c, 2, 5);
+		return ramlld_cdb_invalid_cdb(c, 2, 7);
+	if (!ramlld_cdb_log_page_known(page))
+		return ramlld_cdb_invalid_cdb(c, 2, 5);
 	if (subpage != 0x00 && subpage != LOG_SUBPAGE_ALL)
-		return invalid_cdb(c, 3, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
 
 	memset(hdr, 0, sizeof(hdr));
 	hdr[0] = page;
@@ -1137,7 +1137,7 @@ static int ramlld_cdb_log_sense(struct cdb_ctx *c)
 	if (subpage == LOG_SUBPAGE_ALL) {
 		/* a list, not parameters: no parameter pointer */
 		if (ppc)
-			return invalid_cdb(c, 5, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, 5, SKS_NONE);
 		hdr[0] |= 0x40;		/* SPF */
 		for (i = 0; i < sizeof(log_pages); i++) {
 			if (page != LOG_PAGE_SUPPORTED && log_pages[i] != page)
@@ -1151,17 +1151,17 @@ static int ramlld_cdb_log_sense(struct cdb_ctx *c)
 		}
 	} else if (page == LOG_PAGE_SUPPORTED) {
 		if (ppc)
-			return invalid_cdb(c, 5, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, 5, SKS_NONE);
 		ramlld_cdb_buf_put(&c->din, 4, log_pages, sizeof(log_pages));
 		len = sizeof(log_pages);
 	} else {
-		if (ppc > log_params_max_code(page))
-			return invalid_cdb(c, 5, SKS_NONE);
+		if (ppc > ramlld_cdb_log_params_max_code(page))
+			return ramlld_cdb_invalid_cdb(c, 5, SKS_NONE);
 		len = ramlld_cdb_log_params(c, page, ppc, 4);
 	}
 	put_be16(&hdr[2], (u16)len);
 	ramlld_cdb_buf_put(&c->din, 0, hdr, 4);
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 /* ---- diagnostics ---- */
@@ -1182,31 +1182,31 @@ static int ramlld_cdb_send_diag(struct cdb_ctx *c)
 	u32 plen = get_be16(&cdb[3]);
 
 	if (code == 0x03 || code == 0x07)	/* reserved */
-		return invalid_cdb(c, 1, 7);
+		return ramlld_cdb_invalid_cdb(c, 1, 7);
 	if (selftest) {
 		if (code)
-			return invalid_cdb(c, 1, 7);
+			return ramlld_cdb_invalid_cdb(c, 1, 7);
 		if (plen)
-			return invalid_cdb(c, 3, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
 		return RAMLLD_CDB_GOOD;
 	}
 	if (code) {
 		if (plen)
-			return invalid_cdb(c, 3, SKS_NONE);
+			return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
 		return RAMLLD_CDB_GOOD;
 	}
 	if (!plen)			/* no operation */
 		return RAMLLD_CDB_GOOD;
 	if (!pf)			/* vendor-specific parameters */
-		return invalid_cdb(c, 1, 4);
+		return ramlld_cdb_invalid_cdb(c, 1, 4);
 	if (plen > RAMLLD_CDB_BUF_LEN)
-		return invalid_cdb(c, 3, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
 	if (c->dout_len < plen)
-		return data_phase_error(c);
+		return ramlld_cdb_data_phase_error(c);
 	if (plen < 4 || 4u + get_be16(&p[2]) != plen)
-		return param_length_error(c);
+		return ramlld_cdb_param_length_error(c);
 	if (p[0] != DIAG_PAGE_SUPPORTED)
-		return invalid_param(c, 0, SKS_NONE);
+		return ramlld_cdb_invalid_param(c, 0, SKS_NONE);
 	return RAMLLD_CDB_GOOD;
 }
 
@@ -1222,9 +1222,9 @@ static int ramlld_cdb_receive_diag(struct cdb_ctx *c)
 
 	/* PCV=0: the page code is not looked at */
 	if ((cdb[1] & 0x01) && cdb[2] != DIAG_PAGE_SUPPORTED)
-		return invalid_cdb(c, 2, SKS_NONE);
+		return ramlld_cdb_invalid_cdb(c, 2, SKS_NONE);
 	ramlld_cdb_buf_put(&c->din, 0, d, sizeof(d));
-	return good_din(c, get_be16(&cdb[3]));
+	return ramlld_cdb_good_din(c, get_be16(&cdb[3]));
 }
 
 /* ---- other ---- */
@@ -1367,7 +1367,7 @@ static const struct cdb_op cdb_ops[256] = {
 };
 
 /* The entry of opcode op with service action sa (ignored without), or NULL. */
-static const struct cdb_op *cdb_lookup(u8 op, u8 sa)
+static const struct cdb_op *ramlld_cdb_lookup(u8 op, u8 sa)
 {
 	const struct cdb_sa_set *set = &cdb_sa_sets[op];
 	u32 i;
@@ -1432,31 +1432,31 @@ static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 		}
 		put_be32(d, off - 4);
 		ramlld_cdb_buf_put(&c->din, 0, d, 4);
-		return good_din(c, alloc);
+		return ramlld_cdb_good_din(c, alloc);
 	}
 
 	switch (ropt) {
 	case 1:		/* opcode only: not for one with service actions */
 		if (has_sa)
-			return invalid_cdb(c, 3, SKS_NONE);
-		e = cdb_lookup(req_op, 0);
+			return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
+		e = ramlld_cdb_lookup(req_op, 0);
 		break;
 	case 2:		/* opcode and service action */
 		if (cdb_ops[req_op].resp)
-			return invalid_cdb(c, 3, SKS_NONE);
-		e = req_sa <= 0x1f ? cdb_lookup(req_op, (u8)req_sa) : NULL;
+			return ramlld_cdb_invalid_cdb(c, 3, SKS_NONE);
+		e = req_sa <= 0x1f ? ramlld_cdb_lookup(req_op, (u8)req_sa) : NULL;
 		break;
 	case 3:		/* opcode, and service action if it has them */
-		e = has_sa && req_sa > 0x1f ? NULL : cdb_lookup(req_op, (u8)req_sa);
+		e = has_sa && req_sa > 0x1f ? NULL : ramlld_cdb_lookup(req_op, (u8)req_sa);
 		break;
 	default:
-		return invalid_cdb(c, 2, 2);
+		return ramlld_cdb_invalid_cdb(c, 2, 2);
 	}
 	memset(d, 0, sizeof(d));
 	if (!e) {
 		d[1] = 0x01;	/* not supported */
 		ramlld_cdb_buf_put(&c->din, 0, d, 4);
-		return good_din(c, alloc);
+		return ramlld_cdb_good_din(c, alloc);
 	}
 	d[1] = (rctd ? 0x80 : 0) | 0x03;	/* supported, as the standard says */
 	put_be16(&d[2], e->len);
@@ -1464,7 +1464,7 @@ static int ramlld_cdb_report_opcodes(struct cdb_ctx *c)
 	ramlld_cdb_buf_put(&c->din, 0, d, 4 + e->len);
 	if (rctd)
 		ramlld_cdb_buf_put(&c->din, 4 + e->len, to, sizeof(to));
-	return good_din(c, alloc);
+	return ramlld_cdb_good_din(c, alloc);
 }
 
 /* ---- entry points ---- */
@@ -1529,7 +1529,7 @@ u32 ramlld_cdb_din_len(const u8 *cdb, u32 cdb_len)
 
 	if (!cdb_len || cdb_len < cdb_ops[cdb[0]].len)
 		return 0;
-	e = cdb_lookup(cdb[0], cdb[1] & 0x1f);
+	e = ramlld_cdb_lookup(cdb[0], cdb[1] & 0x1f);
 	if (!e || !(e->flags & F_DIN))
 		return 0;
 	return RAMLLD_CDB_BUF_LEN;
@@ -1543,7 +1543,7 @@ u32 ramlld_cdb_din_len(const u8 *cdb, u32 cdb_len)
  * loop decides, and finds the field pointer) for shorter CDBs, service
  * actions and any bad bit.
  */
-static bool cdb_usage_ok(const u8 *cdb, const struct cdb_op *e)
+static bool ramlld_cdb_usage_ok(const u8 *cdb, const struct cdb_op *e)
 {
 	unsigned long long a, ua, b, ub;
 
@@ -1590,18 +1590,18 @@ int ramlld_cdb_execute(struct ramlld_cdb_dev *dev, const u8 *cdb, u32 cdb_len,
 	if (cdb_len < e->len)
 		return ramlld_cdb_illegal(&c, RAMLLD_ASC_INVALID_FIELD_CDB);
 	if (e->flags & F_SA) {
-		e = cdb_lookup(cdb[0], cdb[1] & 0x1f);
+		e = ramlld_cdb_lookup(cdb[0], cdb[1] & 0x1f);
 		if (!e)
-			return invalid_cdb(&c, 1, 4);
+			return ramlld_cdb_invalid_cdb(&c, 1, 4);
 	}
 	if (!(e->flags & F_NO_UA) && cdb_read_once(dev->ua) && ramlld_cdb_take_ua(&c))
 		return res->status;
-	for (i = cdb_usage_ok(cdb, e) ? e->len : 1; i < e->len; i++) {
+	for (i = ramlld_cdb_usage_ok(cdb, e) ? e->len : 1; i < e->len; i++) {
 		u8 allowed = e->usage[i] | (i == 1 && (e->flags & F_SA) ? 0x1f : 0);
 		u8 bad = cdb[i] & ~allowed;
 
 		if (bad)
-			return invalid_cdb(&c, i, highest_bit(bad));
+			return ramlld_cdb_invalid_cdb(&c, i, ramlld_cdb_highest_bit(bad));
 	}
 	if ((e->flags & F_MEDIA) && cdb_read_once(dev->stopped))
 		return ramlld_cdb_check_condition(&c, RAMLLD_SK_NOT_READY,
