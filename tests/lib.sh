@@ -211,6 +211,25 @@ wait_for() {
 	done
 }
 
+# peer_signal NAME: in one guest of a pair (tools/vm/pair), tell the other that NAME happened.
+peer_signal() {
+	: > "$RAMLLD_VM_SHARE/$1"
+}
+
+# peer_wait NAME: in one guest of a pair, wait until the other has signalled NAME; fail at once
+# when the other guest ended first (tools/vm/pair writes its SIDE.exit).
+peer_wait() {
+	wait_for "the $RAMLLD_PAIR_PEER's guest to signal $1" _peer_seen "$1"
+}
+
+_peer_seen() {
+	local rc
+	[ -e "$RAMLLD_VM_SHARE/$1" ] && return 0
+	[ -e "$RAMLLD_VM_SHARE/$RAMLLD_PAIR_PEER.exit" ] || return 1
+	read -r rc < "$RAMLLD_VM_SHARE/$RAMLLD_PAIR_PEER.exit" || rc='?'
+	fail "the $RAMLLD_PAIR_PEER's guest ended (exit $rc) without signalling $1: its log is $RAMLLD_VM_SHARE/$RAMLLD_PAIR_PEER.log"
+}
+
 # wait_for_path P: wait until path P exists.
 wait_for_path() {
 	wait_for "$1 to appear" test -e "$1"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tools/vm/run and tests/run refuse a bad command line with exit 2 and one line naming the problem, before anything starts (no guest booted, no results folder made)
+# what: tools/vm/run, tools/vm/pair and tests/run refuse a bad command line with exit 2 and one line naming the problem, before anything starts (no guest booted, no results folder made)
 # where: host
 # timeout: 120
 . "$TOP/tests/lib.sh"
@@ -31,6 +31,18 @@ usage_error "tools/vm/run --mem 2T" "--mem: bad value '2T'" "$run" --mem 2T -- t
 usage_error "tools/vm/run --timeout x" "--timeout: bad value 'x'" "$run" --timeout x -- true
 usage_error "tools/vm/run --share with a space" "--share: '/tmp/a b'" "$run" --share "/tmp/a b" -- true
 [ ! -e "/tmp/a b" ] || fail "tools/vm/run made '/tmp/a b' on a refused --share"
+usage_error "tools/vm/run --icount-sleep bad" "--icount-sleep: bad value 'bad'" "$run" --icount-sleep bad -- true
+usage_error "tools/vm/run --link bad" "--link: bad value 'bad'" "$run" --link bad -- true
+usage_error "tools/vm/run --link connect:0" "--link: bad port in 'connect:0'" "$run" --link connect:0 -- true
+usage_error "tools/vm/run --link listen alone" "--link listen needs --link-port-file" "$run" --link listen -- true
+usage_error "tools/vm/run --link-port-file alone" "--link-port-file is allowed with --link listen only" "$run" --link-port-file /x -- true
+
+pair=$TOP/tools/vm/pair
+usage_error "tools/vm/pair without --initiator" "--initiator CMD is missing" "$pair" --target true
+usage_error "tools/vm/pair --link in run options" "'--link' in run options" "$pair" --target true --initiator true --run-args "--cpus 1 --link listen"
+mkdir -p "$RESULTS/full"
+touch "$RESULTS/full/x"
+usage_error "tools/vm/pair --share not empty" "is not empty" "$pair" --target true --initiator true --share "$RESULTS/full"
 
 results=$TOP/results/check
 mkdir -p "$results"
