@@ -59,7 +59,19 @@ expect_in "a size with a bad suffix" "SIZE '16x': not a size (allowed: N, Nk, Nm
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 --write-cache
 expect_in "--write-cache on iblock" "--write-cache is allowed with lio-rd only"
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 --bogus
-expect_in "an unknown option" "unknown option '--bogus' (allowed: --force --destroy-data --write-cache)"
+expect_in "an unknown option" "unknown option '--bogus' (allowed: --force --destroy-data --write-cache --portal --replacement-timeout)"
+run_rc 2 "$STACK" up iscsi-target /dev/ramlldmq0
+expect_in "iscsi-target without --portal" "up iscsi-target needs --portal ADDR"
+run_rc 2 "$STACK" up iscsi-target /dev/ramlldmq0 --portal 10.0.0.256
+expect_in "a bad --portal" "--portal '10.0.0.256': not an IPv4 address"
+run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 --portal 10.0.0.1
+expect_in "--portal on lio-iblock" "--portal is allowed with iscsi-target only"
+run_rc 2 "$STACK" up iscsi-initiator
+expect_in "iscsi-initiator without ADDR" "up iscsi-initiator needs ADDR"
+run_rc 2 "$STACK" up iscsi-initiator 10.0.0
+expect_in "a bad initiator ADDR" "ADDR '10.0.0': not an IPv4 address"
+run_rc 2 "$STACK" up iscsi-initiator 10.0.0.1 --replacement-timeout 0
+expect_in "a bad --replacement-timeout" "--replacement-timeout '0': not a number of seconds"
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 /dev/ramlld0
 expect_in "two devices" "one DEV (or SIZE) only"
 run_rc 2 "$STACK" down
