@@ -85,7 +85,9 @@ expect_in "a character device" "/dev/null is not a block device"
 run_rc 2 "$STACK" up lio-iblock /dev/no-such-disk
 expect_in "a missing device" "/dev/no-such-disk does not exist"
 run_rc 0 "$STACK" list
-expect_in "list" "lio-iblock  available"
+# the first column is as wide as the longest stack name (iscsi-initiator)
+expect_in "list" "lio-iblock      available"
+expect_in "list" "iscsi-initiator available"
 state_check "refused commands"
 
 
