@@ -568,18 +568,6 @@ static int ramlld_scsi_eh_abort(struct scsi_cmnd *sc)
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_ABORT);
 }
 
-/* A reset leaves a unit attention on the LUNs of the host it reached. */
-static void ramlld_scsi_reset_luns(struct scsi_cmnd *sc, int target,
-				   enum ramlld_cdb_ua ua)
-{
-	struct ramlld_scsi_host *host = ramlld_scsi_host_of(sc->device->host);
-	unsigned int i;
-
-	for (i = 0; i < host->group->nr_devices; i++)
-		if (target < 0 || i / host->group->luns_per_tgt == target)
-			ramlld_cdb_dev_reset(&host->luns[i].cdb, ua);
-}
-
 static int ramlld_scsi_eh_device_reset(struct scsi_cmnd *sc)
 {
 	struct ramlld_scsi_lun *lun = sc->device->hostdata;
@@ -589,22 +577,37 @@ static int ramlld_scsi_eh_device_reset(struct scsi_cmnd *sc)
 	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_DEVICE_RESET);
 }
 
+/*
+ * A target reset leaves a unit attention on the target's LUNs, a bus or
+ * host reset on every LUN of the host.
+ */
+static int ramlld_scsi_eh_reset(struct scsi_cmnd *sc, enum ramlld_scsi_eh eh)
+{
+	struct ramlld_scsi_host *host = ramlld_scsi_host_of(sc->device->host);
+	bool target = eh == RAMLLD_EH_TARGET_RESET;
+	enum ramlld_cdb_ua ua = target ? RAMLLD_UA_DEVICE_RESET :
+					 RAMLLD_UA_BUS_RESET;
+	unsigned int i;
+
+	for (i = 0; i < host->group->nr_devices; i++)
+		if (!target || i / host->group->luns_per_tgt == sc->device->id)
+			ramlld_cdb_dev_reset(&host->luns[i].cdb, ua);
+	return ramlld_scsi_eh_verdict(sc, eh);
+}
+
 static int ramlld_scsi_eh_target_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(sc, sc->device->id, RAMLLD_UA_DEVICE_RESET);
-	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_TARGET_RESET);
+	return ramlld_scsi_eh_reset(sc, RAMLLD_EH_TARGET_RESET);
 }
 
 static int ramlld_scsi_eh_bus_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(sc, -1, RAMLLD_UA_BUS_RESET);
-	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_BUS_RESET);
+	return ramlld_scsi_eh_reset(sc, RAMLLD_EH_BUS_RESET);
 }
 
 static int ramlld_scsi_eh_host_reset(struct scsi_cmnd *sc)
 {
-	ramlld_scsi_reset_luns(sc, -1, RAMLLD_UA_BUS_RESET);
-	return ramlld_scsi_eh_verdict(sc, RAMLLD_EH_HOST_RESET);
+	return ramlld_scsi_eh_reset(sc, RAMLLD_EH_HOST_RESET);
 }
 
 static struct scsi_host_template ramlld_scsi_template = {
