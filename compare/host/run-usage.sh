@@ -23,7 +23,8 @@ measured times are in docs/benches.md):
                      --only, --targets, --profiles or --bench narrows it: the 6 core targets
                      (ramlld-bio, -mq, -scsi, brd, nullb-mq, sdebug-norwlock) x 4k randread and
                      randwrite QD32 under seed-001, and the cost ladder's 4k randread QD32 on
-                     ramlld's 3 paths, lio-iblock, iscsi, srp and nvme-tcp (docs/stacks.md);
+                     ramlld's 3 paths, lio-iblock, iscsi, srp and nvme-tcp (docs/stacks.md),
+                     io_uring hipri on ramlld's polled mq and sd disks (the summary's row);
                      1 vCPU (unless --cpus), one 64 MiB device a target, 2 runs of 1 s a cell
                      (the second checks the first: 0.5 %), the breakdown (blktrace, perf) on
                      ramlld's 3 paths; then the knob table (dd and QD32, 1 run of 1 s a cell) in
@@ -42,7 +43,7 @@ measured times are in docs/benches.md):
                      ramlld-scsi, SRP; 004: ramlld-scsi with throw-away off and on, scsi_debug),
                      every reference on 4k randread and randwrite QD32 and randread QD1,
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
-                     rungs, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
+                     rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
                      their own), 2 runs of 1 s a cell, the breakdown of ramlld's 3 paths, then
                      the knob table in the 2-vCPU knob guest at the quick level's step.
                      On the host's clock or with --wide, the whole default level: 5 s runs

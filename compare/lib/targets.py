@@ -175,8 +175,11 @@ def main(argv):
         elif len(argv) == 2 and argv[0] == "ladder":
             print(",".join(t for _, t, _, own in ladder(h)
                            if not own and argv[1] in h[t].get("levels", "").split()))
+        elif argv == ["summary-polled"]:
+            print(",".join(pt for _, _, pt in summary_paths(h) if pt))
         else:
-            print("usage: targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder",
+            print("usage: targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder"
+                  " | summary-polled",
                   file=sys.stderr)
             return 2
     except BadHeader as e:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 56 runs (dd and QD32) in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
+# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, io_uring hipri on the polled mq and sd disks, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 56 runs (dd and QD32) in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
 # where: host
 # timeout: 900
 . "$TOP/tests/lib.sh"
@@ -29,8 +29,12 @@ for t in $core lio-iblock iscsi srp nvme-tcp; do
 	fi
 	[[ " $ladder " != *" $t "* ]] || want_cells+="cell $t default qd32 randread-4k-qd32 1x64"$'\n'
 done
+# and the summary's polled row: io_uring hipri on the targets whose file says "# summary: PATH, polled"
+for t in ramlld-mq-poll ramlld-scsi-poll; do
+	want_cells+="cell $t default percore io_uring-hipri 1x64"$'\n'
+done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
-expect_eq "fio runs" 38 "$(plan_field "$plan" runs)"
+expect_eq "fio runs" 42 "$(plan_field "$plan" runs)"
 # those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets (the
 # target files' "# ladder:"), its profile, its QD32 column
 python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not the ladder section's"
@@ -68,7 +72,7 @@ grep -q "compare/run --quick --clock icount" "$TOP/docs/benches.md" ||
 plan=$("$run" --quick --clock icount --cpus 2 --repeats 3 --no-breakdown --plan 2> /dev/null) ||
 	fail "--quick --clock icount --cpus 2 --repeats 3 --plan failed"
 expect_eq "vCPUs with --cpus 2" 2 "$(plan_field "$plan" cpus)"
-expect_eq "fio runs with --repeats 3" 57 "$(plan_field "$plan" runs)"
+expect_eq "fio runs with --repeats 3" 63 "$(plan_field "$plan" runs)"
 expect_eq "breakdown targets with --no-breakdown" "" "$(plan_field "$plan" breakdown)"
 expect_eq "knob guest's vCPUs with --cpus 2" 2 "$(plan_field "$plan" "knob-guest cpus")"
 # --no-knobs: no knob guest; --knobs: the knob guest, never the table in the matrix's guest
@@ -188,11 +192,12 @@ for t in $dtargets; do
 	[[ " $rungs " != *" $t "* ]] || want+="$t default ladder read-1m-qd4 1x64"$'\n'
 done
 for s in seq-read rand-read seq-write rand-write; do want+="ramlld-scsi-tar default seed-004 $s 1x64"$'\n'; done
+for t in ramlld-mq-poll ramlld-scsi-poll; do want+="$t default percore io_uring-hipri 1x64"$'\n'; done
 expect_eq "default level on the exact clock: its cells (sorted)" "$(sort <<< "${want%$'\n'}")" \
 	"$(sed -n 's/^cell //p' <<< "$plan" | sort)"
-# 220 runs with every target; each cell 2 runs
+# 224 runs with every target; each cell 2 runs
 expect_eq "default level on the exact clock: fio runs" $((2 * $(grep -c . <<< "$want"))) "$(plan_field "$plan" runs)"
-[ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 220 "$(plan_field "$plan" runs)"
+[ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 224 "$(plan_field "$plan" runs)"
 # each seed's targets are the systems the seed sections compare (its sections' figures)
 for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-scsi-tar; do
 	grep -q "^cell ${pair#*:} [^ ]* ${pair%%:*} " <<< "$plan" ||
