@@ -45,6 +45,8 @@ def band_of(key):
 
 
 UNDECIDABLE = "not decidable on this clock"
+# a claim whose other side cannot run on this machine's distribution (no package of it)
+UNAVAILABLE = "not decidable here"
 UNDECIDABLE_RULE = (
     "A claim about work done in parallel (several CPUs at once, or a target and an initiator "
     f"on two machines) is **{UNDECIDABLE}** on a guest whose vCPUs take turns: its figures "

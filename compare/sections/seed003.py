@@ -3,7 +3,7 @@
 
 
 from lib.fmt import fmt, pm
-from lib.seed import band_of, bars, cell_ratio, markdown, targets_of, verdict
+from lib.seed import UNAVAILABLE, band_of, bars, cell_ratio, markdown, targets_of, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
@@ -89,21 +89,21 @@ def seed003(root, cells, idx, exact=False):
         [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-scsi", "lio")])
         if exact else None)
     measured = v["category"]
-    v["category"] = "not reproduced"
+    v["category"] = UNAVAILABLE
     sec["verdict"] = v
     rs, _, _ = cell_ratio(idx, ("ramlld-scsi", prof, w, "libaio-4k-qd16x2"),
                           ("srp", prof, w, "libaio-4k-qd16x2"))
     over_srp = (f" Over the post's own fabric (`srp`, LIO over SRP on soft-RoCE): ramlld-scsi / "
                 f"srp on test (2) {fmt(rs, 3)}x." if rs is not None else "")
     if r is None:
-        sec["verdict_line"] = ("**Verdict: not reproduced** — SCST is not in Debian, and no LIO "
+        sec["verdict_line"] = (f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, and no LIO "
                                "cell of the nearest comparison ran (see Notes).")
     elif exact:
         a = v["agree"]
         agree = (f"every figure's runs within {a['pct']:.3f} %" if a["ok"] else
                  "not exact: " + (a["what"] or "one run"))
         sec["verdict_line"] = (
-            "**Verdict: not reproduced** (exact clock, icount) — SCST is not in Debian, so SCST "
+            f"**Verdict: {UNAVAILABLE}** (exact clock, icount) — SCST is not in Debian, so SCST "
             "against TCM cannot run here. The nearest measurable question, what LIO's target "
             f"core costs per command: ramlld-scsi / lio on test (2) **{fmt(r, 3)}x** ({agree}; "
             f"by the exact rule against the post's band {fmt(v['band'][0], 3)}-"
@@ -112,7 +112,7 @@ def seed003(root, cells, idx, exact=False):
     else:
         lo, hi = v["lo"], v["hi"]
         sec["verdict_line"] = (
-            "**Verdict: not reproduced** — SCST is not in Debian, so SCST against TCM cannot run "
+            f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, so SCST against TCM cannot run "
             "here. The nearest measurable question, what LIO's target core costs per command: "
             f"ramlld-scsi / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (host clock; 95 % "
             f"interval {fmt(lo, 2)}-{fmt(hi, 2)}, n = {n}), against the post's SCST / TCM "

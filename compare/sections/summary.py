@@ -3,7 +3,7 @@
 I/O costs on each path, what each knob changes, each seed's verdict, the path ladder."""
 
 from lib.fmt import fmt, signed, table
-from lib.seed import UNDECIDABLE
+from lib.seed import UNAVAILABLE, UNDECIDABLE
 from lib.targets import summary_paths
 from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
 
@@ -143,7 +143,8 @@ def seed_rows(run):
         got = f"{what}: {fmt(v['r'], 3)}x" if v.get("r") is not None else "not measured"
         verdict = v["category"]
         if sid == "003" and v.get("r") is not None:
-            verdict = "not reproduced (SCST is not in Debian: nothing to compare LIO with)"
+            verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
+                       "with; the ratio is LIO's own cost per command over ramlld's SCSI disk")
         if verdict == UNDECIDABLE:
             verdict = undecided_cell(v["why"], v["command"], v.get("where"))
         elif verdict == "not measured":
