@@ -11,9 +11,9 @@ ramlld (mode=all: bio, mq and sd on one store; irqmode=1 irq_cpus=0: one interru
 CPU 0, one hw queue; rotational=1: sd keeps add_random=1; prealloc=1) and, for each repeat,
 each workload and each configuration, sets the queue knobs of the mq and sd disks, reads them
 back and measures IOPS, CPU per I/O, per-I/O scheduler counts and the per-CPU
-interrupt/completion counters of /sys/kernel/debug/ramlld/completions. The per-submitter
-configurations (the NVMe-like reference) run after a second load with irq_cpus=0,1,..,N-1: a
-hw queue and a vector per CPU. The bio disk, which no knob touches, is measured once per repeat
+interrupt/completion counters of /sys/kernel/debug/ramlld/completions (sd's: ends_start()).
+The per-submitter configurations (the NVMe-like reference) run after a second load with
+irq_cpus=0,1,..,N-1: a hw queue and a vector per CPU. The bio disk, which no knob touches, is measured once per repeat
 and workload as the baseline. Results: OUT/knobs.jsonl, one line per run.
 
 markdown(out) -> the report section's lines (the table per workload, the gap per knob, a
@@ -204,16 +204,69 @@ def disk_reads(disk):
     return int(f[0]) + int(f[1])
 
 
+# Where a SCSI request ends: the midlayer ends it without calling ramlld, so the block layer's
+# block_rq_complete events of the disk are counted per CPU, in a trace instance of its own, in a
+# second run of the workload (the mq path's done_mq is ramlld's own ->complete, in the same run).
+TRACE_TOP = "/sys/kernel/tracing"
+TRACE = TRACE_TOP + "/instances/ramlld-knobs"
+END_EVENT = TRACE + "/events/block/block_rq_complete"
+
+
+def ends_start(disk):
+    major, minor = (int(x) for x in read(f"/sys/block/{disk}/dev").split(":"))
+    # an instance copies record-cmd at creation: off, enabling the event registers no probe on
+    # the scheduler's tracepoints (patching __schedule's code under a running CPU hung a TCG
+    # guest); the top level's value is put back at once
+    record_cmd = read(TRACE_TOP + "/options/record-cmd")
+    write(TRACE_TOP + "/options/record-cmd", "0")
+    try:
+        os.makedirs(TRACE, exist_ok=True)
+    finally:
+        write(TRACE_TOP + "/options/record-cmd", record_cmd)
+    write(END_EVENT + "/filter", f"dev == {major << 20 | minor}")  # the kernel's dev_t
+    write(TRACE + "/trace", "")
+    write(END_EVENT + "/enable", "1")
+
+
+def ends_stop():
+    """{cpu: events since ends_start} (those in the buffer and those overwritten); the
+    instance is removed."""
+    out = {}
+    try:
+        for cpu in range(os.cpu_count()):
+            st = dict(line.split(":", 1)
+                      for line in read(f"{TRACE}/per_cpu/cpu{cpu}/stats").splitlines())
+            out[cpu] = int(st["entries"]) + int(st["overrun"])
+    finally:
+        write(END_EVENT + "/enable", "0")
+        os.rmdir(TRACE)
+    return out
+
+
+def per_cpu_counts(top, disk, fe, workload, runtime, procs_per_cpu):
+    """{cpu: {"irq": n, "done": n}} of a run of its own with disk's block_rq_complete events
+    counted (tracing costs each I/O: kept out of the measured run)."""
+    ends_start(disk)
+    try:
+        c0 = counters()
+        run_workload(top, workload, "/dev/" + disk, runtime, procs_per_cpu)
+        c1 = counters()
+    finally:
+        ends = ends_stop()
+    return {cpu: {"irq": c1[(f"irq_{fe}", cpu)] - c0[(f"irq_{fe}", cpu)], "done": ends[cpu]}
+            for cpu in range(os.cpu_count())}
+
+
 def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
     c0, j0, s0, d0 = counters(), busy_jiffies(), sched_counters(), disk_reads(disk)
     ios, iops = run_workload(top, workload, "/dev/" + disk, runtime, procs_per_cpu)
     c1, j1, s1, d1 = counters(), busy_jiffies(), sched_counters(), disk_reads(disk)
-    # the per-I/O counts' denominator: the disk's own count over the same window as the counts
-    # (dd's start-up and exit included, which dd's byte count leaves out), else the workload's
     n = d1 - d0 if d1 > d0 else ios
     hz = os.sysconf("SC_CLK_TCK")
     per_cpu = {}
-    if fe:
+    if fe == "scsi":
+        per_cpu = per_cpu_counts(top, disk, fe, workload, runtime, procs_per_cpu)
+    elif fe:
         for cpu in range(os.cpu_count()):
             per_cpu[cpu] = {k: c1[(f"{k}_{fe}", cpu)] - c0[(f"{k}_{fe}", cpu)]
                             for k in ("irq", "done")}

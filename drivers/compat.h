@@ -39,16 +39,6 @@
 #define RAMLLD_HAVE_DISCARD_QUEUE_FLAG		(!RAMLLD_KERNEL_AT_LEAST(5, 19, 0))
 
 /*
- * The block_rq_complete tracepoint's error argument: int before 6.0,
- * blk_status_t after (irq.c checks the whole prototype at build time).
- */
-#if RAMLLD_KERNEL_AT_LEAST(6, 0, 0)
-#define RAMLLD_RQ_COMPLETE_ERROR_T	blk_status_t
-#else
-#define RAMLLD_RQ_COMPLETE_ERROR_T	int
-#endif
-
-/*
  * An irq_work that runs in hard interrupt context even on PREEMPT_RT:
  * IRQ_WORK_INIT_HARD() (5.9); plain init_irq_work() before.
  */

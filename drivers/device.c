@@ -10,7 +10,6 @@
 
 #include <linux/module.h>
 #include <linux/kmod.h>
-#include <linux/rcupdate.h>
 #include <linux/blkdev.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
@@ -27,8 +26,8 @@
 DEFINE_MUTEX(ramlld_lock);
 static LIST_HEAD(ramlld_groups);
 static DEFINE_IDA(ramlld_index_ida);
-/* Set and cleared under ramlld_lock; read under RCU by the irq counters. */
-static const struct ramlld_scsi_ops __rcu *ramlld_scsi_ops;
+/* Set and cleared under ramlld_lock: the SCSI front end, while it is loaded. */
+static const struct ramlld_scsi_ops *ramlld_scsi_ops;
 static int ramlld_majors[RAMLLD_FE_COUNT];
 /* ramlld's debugfs directory, from ramlld_devices_init() */
 static struct dentry *ramlld_devices_debugfs;
@@ -39,8 +38,8 @@ static const char * const ramlld_disk_prefix[RAMLLD_FE_COUNT] = {
 
 static const struct ramlld_scsi_ops *ramlld_scsi_ops_locked(void)
 {
-	return rcu_dereference_protected(ramlld_scsi_ops,
-					 lockdep_is_held(&ramlld_lock));
+	lockdep_assert_held(&ramlld_lock);
+	return ramlld_scsi_ops;
 }
 
 struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
@@ -260,21 +259,9 @@ int ramlld_scsi_host_no(struct ramlld_group *group)
 	return group->scsi_host ? ramlld_scsi_ops_locked()->host_no(group) : -1;
 }
 
-bool ramlld_scsi_queue_is_ours(const struct request_queue *q)
-{
-	const struct ramlld_scsi_ops *ops;
-	bool ours;
-
-	rcu_read_lock();
-	ops = rcu_dereference(ramlld_scsi_ops);
-	ours = ops && ops->queue_is_ours(q);
-	rcu_read_unlock();
-	return ours;
-}
-
 void ramlld_scsi_request(void)
 {
-	if (!rcu_access_pointer(ramlld_scsi_ops))
+	if (!READ_ONCE(ramlld_scsi_ops))
 		request_module(RAMLLD_SCSI_MODULE);
 }
 
@@ -307,7 +294,7 @@ int ramlld_scsi_register(const struct ramlld_scsi_ops *ops)
 			if (group->scsi_host)
 				ops->detach(group);
 	} else {
-		rcu_assign_pointer(ramlld_scsi_ops, ops);
+		WRITE_ONCE(ramlld_scsi_ops, ops);
 	}
 	mutex_unlock(&ramlld_lock);
 	return ret;
@@ -322,10 +309,8 @@ void ramlld_scsi_unregister(void)
 	list_for_each_entry_reverse(group, &ramlld_groups, node)
 		if (group->scsi_host)
 			ramlld_scsi_ops_locked()->detach(group);
-	RCU_INIT_POINTER(ramlld_scsi_ops, NULL);
+	WRITE_ONCE(ramlld_scsi_ops, NULL);
 	mutex_unlock(&ramlld_lock);
-	/* the irq counters' probe no longer calls into the front end */
-	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(ramlld_scsi_unregister);
 

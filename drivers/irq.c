@@ -15,9 +15,11 @@
  * in the submitting context.
  *
  * Per-CPU counters in debugfs (ramlld/completions), kept while irqmode is
- * not 0: "irq", where the front end signalled a completion; "done", where
- * the block layer then completed the request (its block_rq_complete
- * tracepoint, which fires in blk_update_request() on the completing CPU).
+ * not 0, of what ramlld itself does: "irq", where a front end signalled a
+ * completion (the handler below); "done_mq", where the block layer then ran
+ * the mq front end's ->complete. SCSI has no such column: the midlayer's
+ * scsi_complete() calls nothing of the LLD, so where a SCSI request ends is
+ * the block layer's block_rq_complete tracepoint's to tell.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,9 +33,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/string.h>
-#include <linux/tracepoint.h>
-#include <trace/events/block.h>
 
 #include "ramlld.h"
 #include "compat.h"
@@ -47,14 +46,11 @@ struct ramlld_irq_map {
 
 struct ramlld_irq_stats {
 	unsigned long irq[RAMLLD_FE_COUNT];
-	unsigned long done[RAMLLD_FE_COUNT];
+	unsigned long done_mq;
 };
 
 static DEFINE_PER_CPU(struct ramlld_irq_stats, ramlld_irq_stats);
 static struct dentry *ramlld_irq_debugfs;
-static struct tracepoint *ramlld_irq_tp_done;
-/* set at init, before the probe is registered */
-static ramlld_queue_is_ours_fn ramlld_irq_is_ours[RAMLLD_FE_COUNT];
 
 int ramlld_irq_apply_cpus(struct ramlld_device *dev)
 {
@@ -170,59 +166,33 @@ void ramlld_irq_raise(const struct ramlld_device *dev,
 }
 EXPORT_SYMBOL_GPL(ramlld_irq_raise);
 
-/* block_rq_complete: where the block layer completed one of our requests. */
-static void ramlld_irq_probe_done(void *data, struct request *rq,
-				  RAMLLD_RQ_COMPLETE_ERROR_T error,
-				  unsigned int nr_bytes)
+void ramlld_irq_mq_done(void)
 {
-	const struct request_queue *q = rq->q;
-	int fe;
-
-	for (fe = RAMLLD_FE_MQ; fe < RAMLLD_FE_COUNT; fe++) {
-		if (ramlld_irq_is_ours[fe](q)) {
-			this_cpu_inc(ramlld_irq_stats.done[fe]);
-			return;
-		}
-	}
-}
-
-/* The probe's arguments must be the tracepoint's: checked at build time. */
-static_assert(__builtin_types_compatible_p(typeof(trace_block_rq_complete) *,
-					   void (*)(struct request *,
-						    RAMLLD_RQ_COMPLETE_ERROR_T,
-						    unsigned int)));
-
-static void ramlld_irq_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "block_rq_complete"))
-		*(struct tracepoint **)priv = tp;
+	this_cpu_inc(ramlld_irq_stats.done_mq);
 }
 
 static int ramlld_irq_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu irq_mq done_mq irq_scsi done_scsi\n");
+	seq_puts(m, "cpu irq_mq done_mq irq_scsi\n");
 	for_each_possible_cpu(cpu) {
 		const struct ramlld_irq_stats *s = per_cpu_ptr(&ramlld_irq_stats, cpu);
 
-		seq_printf(m, "%u %lu %lu %lu %lu\n", cpu,
+		seq_printf(m, "%u %lu %lu %lu\n", cpu,
 			   READ_ONCE(s->irq[RAMLLD_FE_MQ]),
-			   READ_ONCE(s->done[RAMLLD_FE_MQ]),
-			   READ_ONCE(s->irq[RAMLLD_FE_SCSI]),
-			   READ_ONCE(s->done[RAMLLD_FE_SCSI]));
+			   READ_ONCE(s->done_mq),
+			   READ_ONCE(s->irq[RAMLLD_FE_SCSI]));
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ramlld_irq);
 
-int ramlld_irq_init(unsigned int irqmode, unsigned int modes,
-		    struct dentry *debugfs,
-		    const ramlld_queue_is_ours_fn is_ours[RAMLLD_FE_COUNT])
+void ramlld_irq_init(unsigned int irqmode, unsigned int modes,
+		     struct dentry *debugfs)
 {
 	struct dentry *dir;
 	unsigned int cpu;
-	int fe, ret;
 
 	for_each_possible_cpu(cpu) {
 		struct ramlld_irq_local *l = per_cpu_ptr(&ramlld_irq_local, cpu);
@@ -233,28 +203,13 @@ int ramlld_irq_init(unsigned int irqmode, unsigned int modes,
 
 	if (irqmode == RAMLLD_IRQ_NONE ||
 	    !(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)))
-		return 0;
-	for (fe = RAMLLD_FE_MQ; fe < RAMLLD_FE_COUNT; fe++)
-		ramlld_irq_is_ours[fe] = is_ours[fe];
-	for_each_kernel_tracepoint(ramlld_irq_find_tp, &ramlld_irq_tp_done);
-	if (ramlld_irq_tp_done) {
-		ret = tracepoint_probe_register(ramlld_irq_tp_done,
-						ramlld_irq_probe_done, NULL);
-		if (ret) {
-			pr_err("cannot attach to block_rq_complete: error %d\n", ret);
-			ramlld_irq_tp_done = NULL;
-			return ret;
-		}
-	} else {
-		pr_warn("no block_rq_complete tracepoint: the done counters stay 0\n");
-	}
+		return;
 	/* debugfs is optional: the counters are for tests and reports */
 	if (!IS_ERR_OR_NULL(debugfs)) {
 		dir = debugfs_create_file("completions", 0444, debugfs, NULL,
 					  &ramlld_irq_fops);
 		ramlld_irq_debugfs = IS_ERR(dir) ? NULL : dir;
 	}
-	return 0;
 }
 
 /* After the front ends: no command of ours is left to complete. */
@@ -266,10 +221,4 @@ void ramlld_irq_exit(void)
 		irq_work_sync(&per_cpu_ptr(&ramlld_irq_local, cpu)->work);
 	debugfs_remove(ramlld_irq_debugfs);
 	ramlld_irq_debugfs = NULL;
-	if (ramlld_irq_tp_done) {
-		tracepoint_probe_unregister(ramlld_irq_tp_done,
-					    ramlld_irq_probe_done, NULL);
-		tracepoint_synchronize_unregister();
-		ramlld_irq_tp_done = NULL;
-	}
 }

@@ -33,12 +33,6 @@ static struct dentry *ramlld_debugfs;
 /* set once init has checked ramlld_params: from then on a write is checked whole */
 static bool ramlld_live;
 
-/* The front ends whose requests the done counters count. */
-static const ramlld_queue_is_ours_fn ramlld_is_ours[RAMLLD_FE_COUNT] = {
-	[RAMLLD_FE_MQ]		= ramlld_mq_queue_is_ours,
-	[RAMLLD_FE_SCSI]	= ramlld_scsi_queue_is_ours,
-};
-
 struct ramlld_param_apply {
 	const struct ramlld_setting *s;
 	int ret;
@@ -130,10 +124,8 @@ static int __init ramlld_init(void)
 
 	/* optional: for tests and reports */
 	ramlld_debugfs = debugfs_create_dir(RAMLLD_NAME, NULL);
-	ret = ramlld_irq_init(ramlld_params.irqmode, ramlld_params.mode,
-			      ramlld_debugfs, ramlld_is_ours);
-	if (ret)
-		goto err_debugfs;
+	ramlld_irq_init(ramlld_params.irqmode, ramlld_params.mode,
+			ramlld_debugfs);
 	ret = ramlld_devices_init(ramlld_debugfs);
 	if (ret)
 		goto err_irq;
@@ -173,7 +165,6 @@ err_devices:
 	ramlld_devices_exit();
 err_irq:
 	ramlld_irq_exit();
-err_debugfs:
 	debugfs_remove_recursive(ramlld_debugfs);
 	return ret;
 }

@@ -73,10 +73,12 @@ static blk_status_t ramlld_mq_do_request(struct ramlld_device *dev,
 	return ramlld_store_errno_to_blk_status(err);
 }
 
+/* Where the block layer completes a request that blk_mq_complete_request() got. */
 static void ramlld_mq_complete(struct request *rq)
 {
 	struct ramlld_mq_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
+	ramlld_irq_mq_done();
 	blk_mq_end_request(rq, cmd->status);
 }
 
@@ -343,16 +345,6 @@ static const struct blk_mq_ops ramlld_mq_ops_queue_rqs = {
 	.queue_rqs	= ramlld_mq_queue_rqs,
 };
 #endif
-
-/* Either ops of ours (queue_rqs= picks one per tag set). */
-bool ramlld_mq_queue_is_ours(const struct request_queue *q)
-{
-#if RAMLLD_HAVE_QUEUE_RQS
-	if (q->mq_ops == &ramlld_mq_ops_queue_rqs)
-		return true;
-#endif
-	return q->mq_ops == &ramlld_mq_ops;
-}
 
 static const struct block_device_operations ramlld_mq_fops = {
 	.owner		= THIS_MODULE,

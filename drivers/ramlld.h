@@ -193,8 +193,6 @@ struct ramlld_scsi_ops {
 	void (*detach)(struct ramlld_group *group);
 	bool (*busy)(struct ramlld_group *group);	/* an sd disk of it is open */
 	int (*host_no)(struct ramlld_group *group);
-	/* any context, under RCU: whether q is one of the front end's LUNs */
-	bool (*queue_is_ours)(const struct request_queue *q);
 };
 
 int ramlld_scsi_register(const struct ramlld_scsi_ops *ops);
@@ -315,21 +313,14 @@ int ramlld_irq_apply_cpus(struct ramlld_device *dev);
 /* Free dev's map: no command of dev is left. */
 void ramlld_irq_dev_exit(struct ramlld_device *dev);
 /*
- * Whether a request queue is one of a front end's: the done counters ask
- * from the block layer's completion tracepoint, under RCU.
- */
-typedef bool (*ramlld_queue_is_ours_fn)(const struct request_queue *q);
-/*
  * irqmode and modes: the module parameters' (the counters are kept when
- * irqmode != 0), in debugfs (NULL or an ERR_PTR: none); is_ours[fe] answers
- * for the mq and SCSI front ends.
+ * irqmode != 0), in debugfs (NULL or an ERR_PTR: none).
  */
-int ramlld_irq_init(unsigned int irqmode, unsigned int modes,
-		    struct dentry *debugfs,
-		    const ramlld_queue_is_ours_fn is_ours[RAMLLD_FE_COUNT]);
+void ramlld_irq_init(unsigned int irqmode, unsigned int modes,
+		     struct dentry *debugfs);
 void ramlld_irq_exit(void);
-bool ramlld_mq_queue_is_ours(const struct request_queue *q);
-bool ramlld_scsi_queue_is_ours(const struct request_queue *q);
+/* Count an mq request's ->complete on this CPU (done_mq). */
+void ramlld_irq_mq_done(void);
 
 /*
  * Complete a command the way dev's irqmode says: done_inline(cmd) now, in

@@ -707,20 +707,6 @@ static int ramlld_scsi_init_poll(struct ramlld_scsi_host *host,
 	return 0;
 }
 
-/* The midlayer's blk_mq_ops for ramlld's hosts, from the first one added. */
-static const struct blk_mq_ops *ramlld_scsi_mq_ops;
-
-static bool ramlld_scsi_queue_is_ours_ops(const struct request_queue *q)
-{
-	const struct scsi_device *sdev;
-
-	/* a SCSI queue (its tag set's ops), then its host's template */
-	if (!q->tag_set || q->tag_set->ops != READ_ONCE(ramlld_scsi_mq_ops))
-		return false;
-	sdev = q->queuedata;
-	return sdev && sdev->host->hostt == &ramlld_scsi_template;
-}
-
 /* Give group a host with its devices as LUNs; ramlld_lock held. */
 static int ramlld_scsi_attach(struct ramlld_group *group)
 {
@@ -769,7 +755,6 @@ static int ramlld_scsi_attach(struct ramlld_group *group)
 	ret = scsi_add_host(shost, ramlld_scsi_root);
 	if (ret)
 		goto err_put;
-	WRITE_ONCE(ramlld_scsi_mq_ops, shost->tag_set.ops);
 	/* synchronous: the LUNs exist when the module load returns */
 	for (i = 0; i < cfg->num_tgts; i++)
 		scsi_scan_target(&shost->shost_gendev, 0, i, SCAN_WILD_CARD,
@@ -845,7 +830,6 @@ static const struct ramlld_scsi_ops ramlld_scsi_ops = {
 	.detach		= ramlld_scsi_detach,
 	.busy		= ramlld_scsi_busy,
 	.host_no	= ramlld_scsi_get_host_no,
-	.queue_is_ours	= ramlld_scsi_queue_is_ours_ops,
 };
 
 static int __init ramlld_scsi_init(void)
