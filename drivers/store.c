@@ -5,8 +5,9 @@
  * A store is a flat table of page addresses, one per PAGE_SIZE of capacity,
  * so a lookup is one load (brd walks an xarray). Pages come at load
  * (prealloc) or on first write; a hole reads as zeros. Writers take the
- * striped lock of the store page they write, so two writers of one logical
- * block (never larger than a page) cannot interleave. Readers take no lock:
+ * striped bit lock of the store page they write, so two writers of one
+ * logical block (never larger than a page) cannot interleave. Readers take
+ * no lock:
  * a discarded page is freed by call_rcu() only after every reader that could
  * see it is gone.
  *
@@ -58,6 +59,7 @@ static void **ramlld_store_alloc_table(unsigned long nr_pages)
 
 struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc)
 {
+	static struct lock_class_key stripes_key;
 	struct ramlld_store *store;
 	unsigned long i, needed;
 
@@ -67,8 +69,8 @@ struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc)
 	store->prealloc = prealloc;
 	store->capacity = capacity_bytes;
 	store->nr_pages = DIV_ROUND_UP_ULL(capacity_bytes, PAGE_SIZE);
-	for (i = 0; i < RAMLLD_LOCK_STRIPES; i++)
-		spin_lock_init(&store->locks[i].lock);
+	lockdep_init_map(&store->stripes_map, "ramlld_store_stripe",
+			 &stripes_key, 0);
 
 	/*
 	 * Refuse what cannot fit before taking it: grabbing all memory page by
@@ -153,6 +155,38 @@ void *ramlld_store_alloc_page(struct ramlld_store *store, unsigned long idx,
 	return (void *)page;
 }
 
+/*
+ * The store page at idx locked for writing in place, given a page if it is a
+ * hole: its address with the stripe held, or NULL (no memory) with nothing
+ * held. The allocation comes outside the stripe: it may sleep.
+ */
+static void *ramlld_store_lock_page(struct ramlld_store *store,
+				    unsigned long idx, bool may_sleep)
+{
+	void *addr;
+
+	/* a discard may empty the slot again before the stripe is ours */
+	while (!(addr = ramlld_store_lock_present(store, idx))) {
+		if (!ramlld_store_alloc_page(store, idx, may_sleep))
+			return NULL;
+	}
+	return addr;
+}
+
+int ramlld_store_write_hole(struct ramlld_store *store, u64 pos,
+			    struct page *bpage, unsigned int boff,
+			    unsigned int len, bool may_sleep)
+{
+	unsigned long idx = pos >> PAGE_SHIFT;
+	void *addr = ramlld_store_lock_page(store, idx, may_sleep);
+
+	if (unlikely(!addr))
+		return -ENOMEM;
+	ramlld_store_write_locked(store, idx, addr + offset_in_page(pos), bpage,
+				  boff, len);
+	return 0;
+}
+
 int ramlld_store_rw_pages(struct ramlld_store *store, u64 pos,
 			  struct page *page, unsigned int offset,
 			  unsigned int len, bool write, bool may_sleep)
@@ -211,10 +245,9 @@ int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 		unsigned long idx = pos >> PAGE_SHIFT;
 		unsigned int off = offset_in_page(pos);
 		unsigned int chunk = min_t(u64, len, PAGE_SIZE - off);
-		spinlock_t *lock = ramlld_store_lock(store, idx);
 		void *addr;
 
-		spin_lock(lock);
+		ramlld_store_lock(store, idx, 0);
 		addr = READ_ONCE(store->pages[idx]);
 		if (addr && (chunk < PAGE_SIZE || store->prealloc)) {
 			memset(addr + off, 0, chunk);
@@ -222,7 +255,7 @@ int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 		} else if (addr) {
 			WRITE_ONCE(store->pages[idx], NULL);
 		}
-		spin_unlock(lock);
+		ramlld_store_unlock(store, idx);
 		if (addr)
 			call_rcu(&virt_to_page(addr)->rcu_head,
 				 ramlld_store_free_page_rcu);
@@ -254,7 +287,7 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 			return -ENOMEM;
 		for (o = off; o < off + chunk; o += block_len)
 			memcpy(addr + o, block, block_len);
-		spin_unlock(ramlld_store_lock(store, idx));
+		ramlld_store_unlock(store, idx);
 		pos += chunk;
 		len -= chunk;
 	}
@@ -370,28 +403,19 @@ EXPORT_SYMBOL_GPL(ramlld_store_compare_bvec);
 static void ramlld_store_lock_two(struct ramlld_store *store,
 				  unsigned long first, unsigned long last)
 {
-	spinlock_t *a = ramlld_store_lock(store, first);
-	spinlock_t *b = ramlld_store_lock(store, last);
-
-	if (a == b) {
-		spin_lock(a);
-		return;
-	}
-	if (a > b)
-		swap(a, b);
-	spin_lock(a);
-	spin_lock_nested(b, SINGLE_DEPTH_NESTING);
+	if (ramlld_store_stripe(store, first) > ramlld_store_stripe(store, last))
+		swap(first, last);
+	ramlld_store_lock(store, first, 0);
+	if (last != first)
+		ramlld_store_lock(store, last, SINGLE_DEPTH_NESTING);
 }
 
 static void ramlld_store_unlock_two(struct ramlld_store *store,
 				    unsigned long first, unsigned long last)
 {
-	spinlock_t *a = ramlld_store_lock(store, first);
-	spinlock_t *b = ramlld_store_lock(store, last);
-
-	if (a != b)
-		spin_unlock(b);
-	spin_unlock(a);
+	if (last != first)
+		ramlld_store_unlock(store, last);
+	ramlld_store_unlock(store, first);
 }
 
 int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,

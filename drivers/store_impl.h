@@ -10,7 +10,8 @@
 #include <linux/mm.h>
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>
-#include <linux/spinlock.h>
+#include <linux/bit_spinlock.h>
+#include <linux/lockdep.h>
 
 #include "store.h"
 #ifdef __KERNEL__
@@ -19,8 +20,16 @@
 
 #define RAMLLD_LOCK_STRIPES	256	/* power of two */
 
+/*
+ * Bit 0 of lock is a bit spinlock over the writers of the store pages hashed
+ * here: inlined, where spin_lock() and spin_unlock() are two out-of-line
+ * calls on a preemptible kernel. The word holds nothing else, so the holder
+ * clears the bit without an atomic operation. Held with preemption off, as
+ * spin_lock() would have it, over at most one page's copy (compare-and-write:
+ * a compare and a copy of at most a page).
+ */
 struct ramlld_lock_stripe {
-	spinlock_t lock;	/* serialises writers of the store pages hashed here */
+	unsigned long lock;
 } ____cacheline_aligned_in_smp;
 
 /*
@@ -35,13 +44,29 @@ struct ramlld_store {
 	bool throw_away_writes;		/* writes store nothing (run time) */
 	u64 capacity;			/* bytes */
 	unsigned long nr_pages;
+	struct lockdep_map stripes_map;	/* the stripes, one lock class for lockdep */
 	struct ramlld_lock_stripe locks[RAMLLD_LOCK_STRIPES];
 };
 
-static inline spinlock_t *ramlld_store_lock(struct ramlld_store *store,
-					    unsigned long idx)
+static inline unsigned long *ramlld_store_stripe(struct ramlld_store *store,
+						 unsigned long idx)
 {
 	return &store->locks[idx & (RAMLLD_LOCK_STRIPES - 1)].lock;
+}
+
+/* Take the stripe of store page idx; subclass 1 for a second one held. */
+static __always_inline void ramlld_store_lock(struct ramlld_store *store,
+					      unsigned long idx, int subclass)
+{
+	bit_spin_lock(0, ramlld_store_stripe(store, idx));
+	lock_acquire_exclusive(&store->stripes_map, subclass, 0, NULL, _THIS_IP_);
+}
+
+static __always_inline void ramlld_store_unlock(struct ramlld_store *store,
+						unsigned long idx)
+{
+	lock_release(&store->stripes_map, _THIS_IP_);
+	__bit_spin_unlock(0, ramlld_store_stripe(store, idx));
 }
 
 static inline bool ramlld_store_range_ok(const struct ramlld_store *store,
@@ -64,27 +89,19 @@ void *ramlld_store_alloc_page(struct ramlld_store *store, unsigned long idx,
 
 /*
  * The store page at idx locked for writing in place: its address with the
- * stripe held, or NULL (no memory) with nothing held. A discard may empty
- * the slot between the lookup and the lock: look again.
+ * stripe held, or NULL with nothing held when it is a hole. The slot is read
+ * under the stripe, which a discard takes to empty it.
  */
-static inline void *ramlld_store_lock_page(struct ramlld_store *store,
-					   unsigned long idx, bool may_sleep)
+static __always_inline void *ramlld_store_lock_present(struct ramlld_store *store,
+						       unsigned long idx)
 {
-	spinlock_t *lock = ramlld_store_lock(store, idx);
 	void *addr;
 
-	for (;;) {
-		addr = READ_ONCE(store->pages[idx]);
-		if (unlikely(!addr)) {
-			addr = ramlld_store_alloc_page(store, idx, may_sleep);
-			if (!addr)
-				return NULL;
-		}
-		spin_lock(lock);
-		if (likely(READ_ONCE(store->pages[idx]) == addr))
-			return addr;
-		spin_unlock(lock);
-	}
+	ramlld_store_lock(store, idx, 0);
+	addr = READ_ONCE(store->pages[idx]);
+	if (unlikely(!addr))
+		ramlld_store_unlock(store, idx);
+	return addr;
 }
 
 /*
@@ -101,6 +118,25 @@ static __always_inline void ramlld_store_copy(void *dst, const void *src,
 		memcpy(dst, src, len);
 }
 
+/* Copy len bytes at boff of bpage to dst in locked store page idx; unlock. */
+static __always_inline void ramlld_store_write_locked(struct ramlld_store *store,
+						      unsigned long idx, void *dst,
+						      struct page *bpage,
+						      unsigned int boff,
+						      unsigned int len)
+{
+	void *buf = ramlld_kmap(bpage);
+
+	ramlld_store_copy(dst, buf + boff, len);
+	ramlld_kunmap(buf);
+	ramlld_store_unlock(store, idx);
+}
+
+/* ramlld_store_rw_page()'s write to a hole (store.c): 0 or -ENOMEM. */
+int ramlld_store_write_hole(struct ramlld_store *store, u64 pos,
+			    struct page *bpage, unsigned int boff,
+			    unsigned int len, bool may_sleep);
+
 /*
  * Move len bytes between the store at pos and bpage at boff; neither range
  * crosses a page. A hole reads as zeros. A reader runs with preemption off
@@ -109,6 +145,8 @@ static __always_inline void ramlld_store_copy(void *dst, const void *src,
  * instructions where rcu_read_lock() under PREEMPT_RCU is two calls. A
  * writer maps bpage only once the store page is there: the allocation may
  * sleep, and before 5.11 a highmem mapping is kmap_atomic(), which must not.
+ * A writer holds the page's stripe, with which a discard empties its slot:
+ * no RCU section.
  */
 static __always_inline int ramlld_store_rw_page(struct ramlld_store *store,
 						u64 pos, struct page *bpage,
@@ -121,13 +159,13 @@ static __always_inline int ramlld_store_rw_page(struct ramlld_store *store,
 	void *addr, *buf;
 
 	if (write) {
-		addr = ramlld_store_lock_page(store, idx, may_sleep);
+		addr = ramlld_store_lock_present(store, idx);
+		/* a call last: nothing lives across it, nothing to save here */
 		if (unlikely(!addr))
-			return -ENOMEM;
-		buf = ramlld_kmap(bpage);
-		ramlld_store_copy(addr + soff, buf + boff, len);
-		ramlld_kunmap(buf);
-		spin_unlock(ramlld_store_lock(store, idx));
+			return ramlld_store_write_hole(store, pos, bpage, boff,
+						       len, may_sleep);
+		ramlld_store_write_locked(store, idx, addr + soff, bpage, boff,
+					  len);
 		return 0;
 	}
 	buf = ramlld_kmap(bpage);

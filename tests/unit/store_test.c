@@ -7,13 +7,16 @@
  * discard freeing or zeroing, throw-away, and compare-and-write's match,
  * miscompare offset and atomicity contract (nothing written on a mismatch or
  * a failure). After every call no lock, RCU reader or kmap may be left held.
+ * Threads race writes, discards, fills and compare-and-write on the stripes'
+ * real atomics (test_concurrent).
  *
- *   cc -Wall -Wextra -Werror -fsanitize=address,undefined \
+ *   cc -pthread -Wall -Wextra -Werror -fsanitize=address,undefined \
  *      -Itests/unit/shim -Idrivers tests/unit/store_test.c drivers/store.c
  *
  * The bio and request walks (store_bio.c) iterate block layer structures and
  * run in the guest tests (block/, scsi/).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,10 @@ long shim_fail_allocs = -1;
 long shim_alloc_calls;
 gfp_t shim_last_gfp;
 long shim_pages_live;
-int shim_locks_held, shim_rcu_readers, shim_kmaps, shim_rcu_calls;
+__thread int shim_locks_held, shim_rcu_readers, shim_kmaps, shim_rcu_calls;
+__thread bool shim_yield;
+/* the allocator's state, for the concurrency test's threads */
+static pthread_mutex_t shim_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define SHIM_MAX_PAGES	4096
 static struct page *shim_pages[SHIM_MAX_PAGES];
@@ -37,10 +43,13 @@ void *shim_page_alloc(gfp_t gfp)
 	struct page *page;
 	int i;
 
+	pthread_mutex_lock(&shim_alloc_lock);
 	shim_alloc_calls++;
 	shim_last_gfp = gfp;
-	if (shim_fail_allocs == 0)
+	if (shim_fail_allocs == 0) {
+		pthread_mutex_unlock(&shim_alloc_lock);
 		return NULL;
+	}
 	if (shim_fail_allocs > 0)
 		shim_fail_allocs--;
 	for (i = 0; i < SHIM_MAX_PAGES && shim_pages[i]; i++)
@@ -53,16 +62,22 @@ void *shim_page_alloc(gfp_t gfp)
 	memset(page->addr, gfp & __GFP_ZERO ? 0 : 0x5a, PAGE_SIZE);
 	shim_pages[i] = page;
 	shim_pages_live++;
+	pthread_mutex_unlock(&shim_alloc_lock);
 	return page->addr;
 }
 
 struct page *shim_virt_to_page(const void *addr)
 {
+	struct page *page = NULL;
 	int i;
 
-	for (i = 0; i < SHIM_MAX_PAGES; i++)
+	pthread_mutex_lock(&shim_alloc_lock);
+	for (i = 0; i < SHIM_MAX_PAGES && !page; i++)
 		if (shim_pages[i] && shim_pages[i]->addr == addr)
-			return shim_pages[i];
+			page = shim_pages[i];
+	pthread_mutex_unlock(&shim_alloc_lock);
+	if (page)
+		return page;
 	fprintf(stderr, "virt_to_page(%p): not a page of the allocator\n", addr);
 	abort();
 }
@@ -71,11 +86,13 @@ void shim_page_free(struct page *page)
 {
 	int i;
 
+	pthread_mutex_lock(&shim_alloc_lock);
 	for (i = 0; i < SHIM_MAX_PAGES && shim_pages[i] != page; i++)
 		;
 	assert(i < SHIM_MAX_PAGES);
 	shim_pages[i] = NULL;
 	shim_pages_live--;
+	pthread_mutex_unlock(&shim_alloc_lock);
 	free(page->addr);
 	free(page);
 }
@@ -606,6 +623,134 @@ static void test_compare_and_write(void)
 	done(s);
 }
 
+/*
+ * Threads at once on one store, through the stripes' real atomics (the
+ * shim's bit locks): whole-page writes to one page, 512-byte writes into
+ * another, fills of a third, discards of a fourth that others write (ASan
+ * catches a write into a page already freed), and compare-and-write
+ * increments of a counter that lose none only if nothing writes between a
+ * compare and its write. Each thread checks its own held locks, readers and
+ * maps; the main thread the rest.
+ */
+#define THREADS		4
+#define ROUNDS		2000
+#define INCREMENTS	400
+#define COUNTER_POS	(7 * PAGE_SIZE + 1024)
+
+struct racer {
+	pthread_t thread;
+	struct ramlld_store *store;
+	unsigned int id;
+	long errors;		/* verbs that failed, locks left held */
+	long increments;
+	long miscompares;
+};
+
+static long racer_rw(struct racer *r, u64 pos, struct buf *b, unsigned int len,
+		     bool write)
+{
+	struct bio_vec bv = { .bv_page = b->pages, .bv_len = len, .bv_offset = 0 };
+
+	return ramlld_store_rw_bvec(r->store, pos, &bv, write, true) != 0 ||
+	       shim_locks_held || shim_rcu_readers || shim_kmaps;
+}
+
+static void *racer_run(void *arg)
+{
+	struct racer *r = arg;
+	u8 byte = (u8)(0x11 * (r->id + 1)), block[512];
+	u8 cmp[512], data[512];
+	struct buf b, c;
+	unsigned int i;
+	u32 mm;
+	u64 n;
+
+	shim_yield = true;
+	buf_init(&b, 1, byte);
+	buf_init(&c, 1, 0);
+	memset(block, byte, sizeof(block));
+	for (i = 0; i < ROUNDS; i++) {
+		r->errors += racer_rw(r, 0, &b, PAGE_SIZE, true);
+		r->errors += racer_rw(r, 2 * PAGE_SIZE + (i % 8) * 512, &b, 512, true);
+		if ((i + r->id) % 4)
+			r->errors += racer_rw(r, PAGE_SIZE, &b, PAGE_SIZE, true);
+		else
+			r->errors += ramlld_store_discard(r->store, PAGE_SIZE,
+							  PAGE_SIZE) != 0;
+		if (i % 4 == 0)
+			r->errors += ramlld_store_fill(r->store, 3 * PAGE_SIZE,
+						       PAGE_SIZE, block, 512,
+						       i & 1) != 0;
+		r->errors += shim_locks_held != 0;
+	}
+	while (r->increments < INCREMENTS) {
+		/* a lockless read of the counter: torn, it just miscompares */
+		r->errors += racer_rw(r, COUNTER_POS, &c, 512, false);
+		memcpy(cmp, c.pages[0].addr, 512);
+		memcpy(&n, cmp, sizeof(n));
+		n++;
+		memcpy(data, cmp, 512);
+		memcpy(data, &n, sizeof(n));
+		switch (ramlld_store_compare_and_write(r->store, COUNTER_POS, cmp,
+						       data, 512, &mm)) {
+		case 0:
+			r->increments++;
+			break;
+		case 1:
+			r->miscompares++;
+			break;
+		default:
+			r->errors++;
+		}
+		r->errors += shim_locks_held || shim_rcu_readers || shim_kmaps;
+	}
+	buf_free(&b);
+	buf_free(&c);
+	return NULL;
+}
+
+/* every block of len bytes at pos holds one byte value */
+static bool uniform(struct ramlld_store *s, u64 pos, u64 len, unsigned int block)
+{
+	u64 i;
+
+	for (i = 0; i < len; i++)
+		if (byte_at(s, pos + i) != byte_at(s, pos + i / block * block))
+			return false;
+	return true;
+}
+
+static void test_concurrent(void)
+{
+	struct ramlld_store *s = make(CAP, false);
+	struct racer r[THREADS];
+	unsigned int i, held;
+	long increments = 0;
+	u64 n;
+
+	for (i = 0; i < THREADS; i++) {
+		r[i] = (struct racer){ .store = s, .id = i };
+		CHECK_EQ(pthread_create(&r[i].thread, NULL, racer_run, &r[i]), 0);
+	}
+	for (i = 0; i < THREADS; i++) {
+		CHECK_EQ(pthread_join(r[i].thread, NULL), 0);
+		CHECK_EQ(r[i].errors, 0);
+		CHECK_EQ(r[i].increments, INCREMENTS);
+		increments += r[i].increments;
+	}
+	memcpy(&n, (u8 *)s->pages[COUNTER_POS / PAGE_SIZE] + COUNTER_POS % PAGE_SIZE,
+	       sizeof(n));
+	CHECK_EQ(n, increments);
+	CHECK(byte_at(s, 0) && uniform(s, 0, PAGE_SIZE, PAGE_SIZE));
+	CHECK(byte_at(s, 2 * PAGE_SIZE) && uniform(s, 2 * PAGE_SIZE, PAGE_SIZE, 512));
+	CHECK(byte_at(s, 3 * PAGE_SIZE) && uniform(s, 3 * PAGE_SIZE, PAGE_SIZE, PAGE_SIZE));
+	for (i = 0, held = 0; i < RAMLLD_LOCK_STRIPES; i++)
+		held += s->locks[i].lock != 0;
+	CHECK_EQ(held, 0);
+	CHECK_RELEASED();
+	done(s);
+}
+
 int main(void)
 {
 	test_create();
@@ -618,6 +763,7 @@ int main(void)
 	test_mapped_run();
 	test_compare();
 	test_compare_and_write();
+	test_concurrent();
 	printf("store_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
