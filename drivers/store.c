@@ -435,17 +435,24 @@ int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,
 	 * them between the compare and the write. Readers take no lock: one
 	 * may see the write half done, as with any write.
 	 */
+again:
 	ramlld_store_lock_two(store, first, last);
 	ret = ramlld_store_compare(store, pos, cmp, len, mismatch);
 	if (ret || ramlld_store_throw_away(store, true))
 		goto out;
-	/* a hole gets its page now, under the stripe: no discard can race */
 	for (idx = first; idx <= last; idx++) {
-		if (!READ_ONCE(store->pages[idx]) &&
-		    !ramlld_store_alloc_page(store, idx, false)) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		if (READ_ONCE(store->pages[idx]))
+			continue;
+		/*
+		 * A hole that matched gets its page with the stripes let go
+		 * (the allocator must not run with preemption off on
+		 * PREEMPT_RT), then the compare runs again: another writer
+		 * may have come in between.
+		 */
+		ramlld_store_unlock_two(store, first, last);
+		if (!ramlld_store_alloc_page(store, idx, false))
+			return -ENOMEM;
+		goto again;
 	}
 	for (done = 0; done < len;) {
 		unsigned int off = offset_in_page(pos + done);

@@ -32,6 +32,8 @@ gfp_t shim_last_gfp;
 long shim_pages_live;
 __thread int shim_locks_held, shim_rcu_readers, shim_kmaps, shim_rcu_calls;
 __thread bool shim_yield;
+/* page allocations asked for with a stripe held (PREEMPT_RT forbids them) */
+static long shim_allocs_locked;
 /* the allocator's state, for the concurrency test's threads */
 static pthread_mutex_t shim_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -45,6 +47,7 @@ void *shim_page_alloc(gfp_t gfp)
 
 	pthread_mutex_lock(&shim_alloc_lock);
 	shim_alloc_calls++;
+	shim_allocs_locked += shim_locks_held != 0;
 	shim_last_gfp = gfp;
 	if (shim_fail_allocs == 0) {
 		pthread_mutex_unlock(&shim_alloc_lock);
@@ -764,6 +767,7 @@ int main(void)
 	test_compare();
 	test_compare_and_write();
 	test_concurrent();
+	CHECK_EQ(shim_allocs_locked, 0);
 	printf("store_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
