@@ -119,9 +119,13 @@ def absent_rows(run, mod, sid):
     claim = CLAIMS[sid][0]
     undecided = getattr(mod, "undecided_here", lambda run: [])(run)
     main = next((u for u in undecided if u["claim"] is None), None)
-    rows = [[f"{sid}: {claim}", "not in this run",
-             undecided_cell(main["why"], main["command"], main.get("where")) if main
-             else f"not measured: `compare/run --only seed-{sid}`"]]
+    if main:
+        verdict = undecided_cell(main["why"], main["command"], main.get("where"))
+    elif sid == "003":
+        verdict = f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO with"
+    else:
+        verdict = f"not measured: `compare/run --only seed-{sid}`"
+    rows = [[f"{sid}: {claim}", "not in this run", verdict]]
     for u in undecided:
         if u["claim"] is not None:
             rows.append([f"{sid}: {u['claim']}", "not in this run",
