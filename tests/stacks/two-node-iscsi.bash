@@ -82,9 +82,73 @@ initiator_side() {
 	peer_signal initiator-down
 }
 
+# The link-fault run (tests/stacks/011-two-node-link-fault.sh): the target only exports and
+# waits; the initiator takes its link down under a fio verify load and brings it back.
+target_fault_side() {
+	ramlld_load mode=bio capacity_mb=$cap_mb
+	stack_need iscsi-target
+	trap _stacks_on_exit EXIT
+	"$STACK" up iscsi-target /dev/ramlld0 --portal "$RAMLLD_LINK_ADDR" ||
+		fail "tools/stack up iscsi-target /dev/ramlld0 --portal $RAMLLD_LINK_ADDR failed"
+	peer_signal target-up
+	peer_wait initiator-down
+	"$STACK" down iscsi-target || fail "tools/stack down iscsi-target failed"
+	ramlld_unload
+}
+
+# session_state: the iSCSI session's state (LOGGED_IN, FAILED, FREE) into wait_seen
+session_state() {
+	local f
+	for f in /sys/class/iscsi_session/session*/state; do
+		read -r wait_seen < "$f"
+	done
+	[ "$wait_seen" = "$1" ]
+}
+
+# fio_io_seen: fio has issued I/O to the iSCSI disk (its counters moved)
+fio_io_seen() {
+	local r w
+	read -r r _ _ _ w _ < "/sys/block/${DEV#/dev/}/stat"
+	wait_seen="$((r + w)) I/Os"
+	[ $((r + w)) -gt 200 ]
+}
+
+initiator_fault_side() {
+	local fio_pid rc=0 down_s=$TWO_NODE_DOWN_S rt=$TWO_NODE_REPLACEMENT_S
+	need_commands fio
+	stack_need iscsi-initiator
+	peer_wait target-up
+	stack_up iscsi-initiator "$RAMLLD_LINK_PEER" --replacement-timeout "$rt"
+	# writes with a checksum in every block, all read back and checked once the writes end
+	fio --name=verify --filename="$DEV" --ioengine=libaio --direct=1 --rw=randwrite --bs=4k \
+		--iodepth=4 --size=${cap_mb}m --verify=crc32c --verify_fatal=1 --do_verify=1 \
+		--output="$RESULTS/fio.out" &
+	fio_pid=$!
+	wait_for "fio to write through $DEV" fio_io_seen
+	kill -0 "$fio_pid" 2> /dev/null || fail "fio ended before the link went down: $(cat "$RESULTS/fio.out")"
+	ip link set "$RAMLLD_LINK_DEV" down || fail "ip link set $RAMLLD_LINK_DEV down"
+	echo "ok: link $RAMLLD_LINK_DEV down under fio's load ($wait_seen done)"
+	wait_for "the iSCSI session to notice the link down" session_state FAILED
+	echo "ok: the session is FAILED while the link is down"
+	# the outage: this guest's own clock, shorter than the replacement timeout
+	sleep "$down_s"
+	ip link set "$RAMLLD_LINK_DEV" up || fail "ip link set $RAMLLD_LINK_DEV up"
+	echo "ok: link up after $down_s s (replacement_timeout $rt s)"
+	wait_for "the iSCSI session to log in again" session_state LOGGED_IN
+	echo "ok: the session is LOGGED_IN again"
+	wait "$fio_pid" || rc=$?
+	[ "$rc" -eq 0 ] || fail "fio verify exited $rc after the outage: $(grep -iE 'verify|error|bad' "$RESULTS/fio.out" | head -5)"
+	grep -q 'err= 0' "$RESULTS/fio.out" || fail "fio reports errors: $(grep 'err=' "$RESULTS/fio.out")"
+	echo "ok: fio verify clean after the outage: $(grep -m1 -o 'IOPS=[^,]*' "$RESULTS/fio.out") ($(grep -c 'verify' "$RESULTS/fio.out") verify lines, err= 0)"
+	"$STACK" down iscsi-initiator || fail "tools/stack down iscsi-initiator failed"
+	peer_signal initiator-down
+}
+
 case ${1:-} in
 target) target_side ;;
 initiator) initiator_side ;;
-*) fail "usage: $0 target|initiator (got '${1:-}')" ;;
+target-fault) target_fault_side ;;
+initiator-fault) initiator_fault_side ;;
+*) fail "usage: $0 target|initiator|target-fault|initiator-fault (got '${1:-}')" ;;
 esac
 echo "ok: the $1 side passed"
