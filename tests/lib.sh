@@ -67,6 +67,22 @@ need_commands() {
 	done
 }
 
+# need_module_files MOD...: skip unless the kernel has each module; loads none (for a test whose
+# tools load them themselves).
+need_module_files() {
+	local m
+	for m in "$@"; do
+		[ -d "/sys/module/${m//-/_}" ] || modinfo "$m" > /dev/null 2>&1 ||
+			skip "kernel $(uname -r) has no module $m"
+	done
+}
+
+# need_blktrace: skip unless the kernel traces block I/O (CONFIG_BLK_DEV_IO_TRACE).
+need_blktrace() {
+	grep -q ' blk_trace_setup$' /proc/kallsyms ||
+		skip "kernel $(uname -r) has no block I/O tracing (CONFIG_BLK_DEV_IO_TRACE)"
+}
+
 # need_modules MOD...: load kernel modules (there is no udev to do it); skip when the kernel
 # has no such module, fail when it cannot be loaded.
 need_modules() {

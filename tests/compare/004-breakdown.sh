@@ -5,6 +5,7 @@
 # requires: fio python3 perf blktrace btt
 # timeout: 420
 . "$TOP/tests/lib.sh"
+need_blktrace
 
 out=$RESULTS/compare-breakdown
 rm -rf "$out"

@@ -5,6 +5,8 @@
 # requires: fio python3 dd taskset
 # timeout: 1800
 . "$TOP/tests/lib.sh"
+# LIO (seed 000, 003) and scsi_debug (004), loaded by guest-run's targets
+need_module_files target_core_mod target_core_rd tcm_loop scsi_debug
 
 # One results folder, filled by one guest-run per target, each with only the sections its seeds
 # compare it on (a guest-run given --targets runs every section on every target named): LIO for
