@@ -8,4 +8,4 @@
 # shellcheck source=tests/stacks/two-node-host.bash
 . "$TOP/tests/stacks/two-node-host.bash"
 
-two_node_run target initiator
+two_node_run iscsi target initiator

@@ -8,4 +8,4 @@
 # shellcheck source=tests/stacks/two-node-host.bash
 . "$TOP/tests/stacks/two-node-host.bash"
 
-two_node_run target-fault initiator-fault TWO_NODE_DOWN_S=5 TWO_NODE_REPLACEMENT_S=60
+two_node_run iscsi target-fault initiator-fault TWO_NODE_DOWN_S=5 TWO_NODE_RECOVERY_S=60

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/stacks/two-node-host.bash: the host's half of the two-guest tests (010, 011), sourced
+# tests/stacks/two-node-host.bash: the host's half of the two-guest tests (010 on), sourced
 # after tests/lib.sh (not a test: no .sh).
 # shellcheck shell=bash
 
-# two_node_run TARGET_MODE INITIATOR_MODE [VAR=VALUE...]: boot the pair (tools/vm/pair), one vCPU a
-# side (two TCG guests at once take two host CPUs already), each running
-# tests/stacks/two-node-iscsi.bash in its mode with the VARs set; pass when both sides ended with
-# "ok: the MODE side passed", skip when the target's side skipped.
+# two_node_run STACK TARGET_MODE INITIATOR_MODE [VAR=VALUE...]: boot the pair (tools/vm/pair), one
+# vCPU a side (two TCG guests at once take two host CPUs already), each running
+# tests/stacks/two-node-sides.bash STACK in its mode with the VARs set; pass when both sides ended
+# with "ok: the MODE side passed", skip when the target's side skipped.
 two_node_run() {
-	local tmode=$1 imode=$2 share=$RESULTS/pair limit rc=0 side mode
-	shift 2
+	local stack=$1 tmode=$2 imode=$3 share=$RESULTS/pair limit rc=0 side mode
+	shift 3
 	[ -f "$RAMLLD_KO" ] || fail "$RAMLLD_KO is not built (run make)"
 	rm -rf "$share"
 	# Both guests must be done before this test's deadline: each gets what is left of it, and the
@@ -32,11 +32,12 @@ two_node_run() {
 	done
 }
 
-# _two_node_cmd MODE SIDE [VAR=VALUE...]: the command line of one side's guest
+# _two_node_cmd MODE SIDE [VAR=VALUE...]: the command line of one side's guest (two_node_run's stack
+# and limit)
 _two_node_cmd() {
 	local mode=$1 side=$2
 	shift 2
 	[ $# -eq 0 ] || printf '%q ' "$@"
-	printf 'TEST_NAME=%q TEST_TIMEOUT=%q TEST_DEADLINE=%q RESULTS=%q bash %q %q' "$TEST_NAME.$side" \
-		"$limit" $((EPOCHSECONDS + limit - 30)) "$RESULTS/pair/$side" "$TOP/tests/stacks/two-node-iscsi.bash" "$mode"
+	printf 'TEST_NAME=%q TEST_TIMEOUT=%q TEST_DEADLINE=%q RESULTS=%q bash %q %q %q' "$TEST_NAME.$side" \
+		"$limit" $((EPOCHSECONDS + limit - 30)) "$RESULTS/pair/$side" "$TOP/tests/stacks/two-node-sides.bash" "$stack" "$mode"
 }

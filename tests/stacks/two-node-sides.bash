@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# tests/stacks/two-node-iscsi.bash SIDE: one side (target | initiator) of
-# tests/stacks/010-two-node-iscsi.sh, run in its own guest by tools/vm/pair (not a test itself:
-# no .sh). The sides meet through files in the shared folder (tests/lib.sh peer_signal/peer_wait),
-# where the patterns each side wrote are kept for the other to compare.
+# tests/stacks/two-node-sides.bash STACK MODE: one side (MODE: target | initiator, or the
+# link-fault test's target-fault | initiator-fault) of the two-node tests (tests/stacks/010 on),
+# over STACK's two halves (tests/stacks/two-node-stacks.bash), run in its own guest by
+# tools/vm/pair (not a test itself: no .sh). The sides meet through files in the shared folder
+# (tests/lib.sh peer_signal/peer_wait), where the patterns each side wrote are kept for the other
+# to compare.
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/stacks/stacks-lib.bash
 . "$TOP/tests/stacks/stacks-lib.bash"
+# shellcheck source=tests/stacks/two-node-stacks.bash
+. "$TOP/tests/stacks/two-node-stacks.bash"
 
 cap_mb=16 kib=256
 shared=$RAMLLD_VM_SHARE
@@ -37,36 +41,46 @@ check_read() {
 	echo "ok: $kib KiB $what at $off KiB read back identical through $dev on the $RAMLLD_PAIR_SIDE"
 }
 
+# tgt_up: ramlld's bio disk exported by the stack's target half on this guest's link address
+tgt_up() {
+	ramlld_load mode=bio capacity_mb=$cap_mb
+	stack_need "$TN_TARGET"
+	[ "${1:-}" != snapshot ] || state_snapshot
+	trap _stacks_on_exit EXIT
+	"$STACK" up "$TN_TARGET" /dev/ramlld0 "${TN_TARGET_ARGS[@]}" ||
+		fail "tools/stack up $TN_TARGET /dev/ramlld0 ${TN_TARGET_ARGS[*]} failed"
+	echo "ok: /dev/ramlld0 exported by $TN_TARGET ${TN_TARGET_ARGS[*]}"
+	peer_signal target-up
+}
+
+# tgt_down: once the initiator is down (a target taken away under a session leaves it
+# retrying), the target half down and ramlld unloaded
+tgt_down() {
+	peer_wait initiator-down
+	"$STACK" down "$TN_TARGET" || fail "tools/stack down $TN_TARGET failed"
+	[ "${1:-}" != check ] || state_check "down $TN_TARGET"
+	ramlld_unload
+}
+
 target_side() {
 	local off
-	ramlld_load mode=bio capacity_mb=$cap_mb
-	stack_need iscsi-target
-	state_snapshot
-	trap _stacks_on_exit EXIT
-	"$STACK" up iscsi-target /dev/ramlld0 --portal "$RAMLLD_LINK_ADDR" ||
-		fail "tools/stack up iscsi-target /dev/ramlld0 --portal $RAMLLD_LINK_ADDR failed"
-	echo "ok: /dev/ramlld0 exported by LIO iSCSI on $RAMLLD_LINK_ADDR:3260"
-	peer_signal target-up
+	tgt_up snapshot
 	peer_wait initiator-wrote
 	for off in $ini_offsets; do
-		check_read /dev/ramlld0 "$off" "$shared/pattern.$off" "written by the initiator through its iSCSI disk"
+		check_read /dev/ramlld0 "$off" "$shared/pattern.$off" "written by the initiator through its $TN_STACK disk"
 	done
 	pattern "$shared/pattern.$tgt_offset" "$kib"
 	write_at /dev/ramlld0 "$tgt_offset" "$shared/pattern.$tgt_offset"
 	peer_signal target-wrote
-	# the initiator logs out first: a target taken away under a session leaves it retrying
-	peer_wait initiator-down
-	"$STACK" down iscsi-target || fail "tools/stack down iscsi-target failed"
-	state_check "down iscsi-target"
-	ramlld_unload
+	tgt_down check
 }
 
 initiator_side() {
 	local off disk
-	stack_need iscsi-initiator
+	stack_need "$TN_INITIATOR"
 	state_snapshot
 	peer_wait target-up
-	stack_up iscsi-initiator "$RAMLLD_LINK_PEER"
+	stack_up "$TN_INITIATOR" "$RAMLLD_LINK_PEER"
 	expect_eq "size of $DEV (the target's ramlld capacity_mb=$cap_mb)" $((cap_mb * 1024 * 1024)) "$(blockdev --getsize64 "$DEV")"
 	for off in $ini_offsets; do
 		pattern "$shared/pattern.$off" "$kib"
@@ -76,36 +90,20 @@ initiator_side() {
 	peer_wait target-wrote
 	check_read "$DEV" "$tgt_offset" "$shared/pattern.$tgt_offset" "written by the target through /dev/ramlld0"
 	disk=${DEV#/dev/}
-	"$STACK" down iscsi-initiator || fail "tools/stack down iscsi-initiator failed"
+	"$STACK" down "$TN_INITIATOR" || fail "tools/stack down $TN_INITIATOR failed"
 	[ ! -e "/sys/block/$disk" ] || fail "$DEV is still there after down"
-	state_check "down iscsi-initiator"
+	state_check "down $TN_INITIATOR"
 	peer_signal initiator-down
 }
 
 # The link-fault run (tests/stacks/011-two-node-link-fault.sh): the target only exports and
 # waits; the initiator takes its link down under a fio verify load and brings it back.
 target_fault_side() {
-	ramlld_load mode=bio capacity_mb=$cap_mb
-	stack_need iscsi-target
-	trap _stacks_on_exit EXIT
-	"$STACK" up iscsi-target /dev/ramlld0 --portal "$RAMLLD_LINK_ADDR" ||
-		fail "tools/stack up iscsi-target /dev/ramlld0 --portal $RAMLLD_LINK_ADDR failed"
-	peer_signal target-up
-	peer_wait initiator-down
-	"$STACK" down iscsi-target || fail "tools/stack down iscsi-target failed"
-	ramlld_unload
+	tgt_up
+	tgt_down
 }
 
-# session_state: the iSCSI session's state (LOGGED_IN, FAILED, FREE) into wait_seen
-session_state() {
-	local f
-	for f in /sys/class/iscsi_session/session*/state; do
-		read -r wait_seen < "$f"
-	done
-	[ "$wait_seen" = "$1" ]
-}
-
-# fio_io_seen: fio has issued I/O to the iSCSI disk (its counters moved)
+# fio_io_seen: fio has issued I/O to the initiator's disk (its counters moved)
 fio_io_seen() {
 	local r w
 	read -r r _ _ _ w _ < "/sys/block/${DEV#/dev/}/stat"
@@ -114,11 +112,12 @@ fio_io_seen() {
 }
 
 initiator_fault_side() {
-	local fio_pid rc=0 down_s=$TWO_NODE_DOWN_S rt=$TWO_NODE_REPLACEMENT_S
+	local fio_pid rc=0 down_s=$TWO_NODE_DOWN_S rt=$TWO_NODE_RECOVERY_S recovery
 	need_commands fio
-	stack_need iscsi-initiator
+	stack_need "$TN_INITIATOR"
+	mapfile -t recovery < <(tn_recovery_args "$rt")
 	peer_wait target-up
-	stack_up iscsi-initiator "$RAMLLD_LINK_PEER" --replacement-timeout "$rt"
+	stack_up "$TN_INITIATOR" "$RAMLLD_LINK_PEER" "${recovery[@]}"
 	# writes with a checksum in every block, all read back and checked once the writes end
 	fio --name=verify --filename="$DEV" --ioengine=libaio --direct=1 --rw=randwrite --bs=4k \
 		--iodepth=4 --size=${cap_mb}m --verify=crc32c --verify_fatal=1 --do_verify=1 \
@@ -128,27 +127,29 @@ initiator_fault_side() {
 	kill -0 "$fio_pid" 2> /dev/null || fail "fio ended before the link went down: $(cat "$RESULTS/fio.out")"
 	ip link set "$RAMLLD_LINK_DEV" down || fail "ip link set $RAMLLD_LINK_DEV down"
 	echo "ok: link $RAMLLD_LINK_DEV down under fio's load ($wait_seen done)"
-	wait_for "the iSCSI session to notice the link down" session_state FAILED
-	echo "ok: the session is FAILED while the link is down"
-	# the outage: this guest's own clock, shorter than the replacement timeout
+	wait_for "the $TN_STACK initiator to notice the link down" tn_state "$TN_LOST"
+	echo "ok: the $TN_STACK initiator is $TN_LOST while the link is down"
+	# the outage: this guest's own clock, shorter than the recovery timeout
 	sleep "$down_s"
 	ip link set "$RAMLLD_LINK_DEV" up || fail "ip link set $RAMLLD_LINK_DEV up"
-	echo "ok: link up after $down_s s (replacement_timeout $rt s)"
-	wait_for "the iSCSI session to log in again" session_state LOGGED_IN
-	echo "ok: the session is LOGGED_IN again"
+	echo "ok: link up after $down_s s (${recovery[*]})"
+	wait_for "the $TN_STACK initiator to come back" tn_state "$TN_LIVE"
+	echo "ok: the $TN_STACK initiator is $TN_LIVE again"
 	wait "$fio_pid" || rc=$?
 	[ "$rc" -eq 0 ] || fail "fio verify exited $rc after the outage: $(grep -iE 'verify|error|bad' "$RESULTS/fio.out" | head -5)"
 	grep -q 'err= 0' "$RESULTS/fio.out" || fail "fio reports errors: $(grep 'err=' "$RESULTS/fio.out")"
 	echo "ok: fio verify clean after the outage: $(grep -m1 -o 'IOPS=[^,]*' "$RESULTS/fio.out") ($(grep -c 'verify' "$RESULTS/fio.out") verify lines, err= 0)"
-	"$STACK" down iscsi-initiator || fail "tools/stack down iscsi-initiator failed"
+	"$STACK" down "$TN_INITIATOR" || fail "tools/stack down $TN_INITIATOR failed"
 	peer_signal initiator-down
 }
 
-case ${1:-} in
+[ $# -eq 2 ] || fail "usage: $0 STACK target|initiator|target-fault|initiator-fault (got '$*')"
+two_node_stack "$1"
+case $2 in
 target) target_side ;;
 initiator) initiator_side ;;
 target-fault) target_fault_side ;;
 initiator-fault) initiator_fault_side ;;
-*) fail "usage: $0 target|initiator|target-fault|initiator-fault (got '${1:-}')" ;;
+*) fail "usage: $0 STACK target|initiator|target-fault|initiator-fault (got mode '$2')" ;;
 esac
-echo "ok: the $1 side passed"
+echo "ok: the $2 side passed"

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/stacks/two-node-stacks.bash: what the two-node harnesses (tests/stacks/two-node-sides.bash,
+# compare/two-node-side, compare/two-node) know of each stack, sourced in a guest of a pair after
+# tests/lib.sh, or on the host for the names and descriptions (not a test: no .sh). Adding a stack
+# to them is adding a case to two_node_stack.
+# shellcheck shell=bash
+
+two_node_stacks="iscsi"
+
+# two_node_stack STACK: set for STACK
+#   TN_TARGET, TN_INITIATOR  its tools/stack halves: `up TN_TARGET DEV "${TN_TARGET_ARGS[@]}"`
+#                            on the target, `up TN_INITIATOR PEER_ADDR [recovery options]` on the
+#                            initiator, which prints the disk it made
+#   TN_TARGET_ARGS           the target half's options: where it listens on the link
+#   TN_TARGET_IOS            a shell command printing the I/Os the target has served so far
+#   TN_TARGET_IOS_WHAT       what that counts, for reports
+#   TN_LIVE, TN_LOST         the initiator's transport state (tn_state) in use, and once it has
+#                            noticed the link is gone
+# or fail naming the stacks allowed.
+two_node_stack() {
+	case $1 in
+	iscsi)
+		TN_TARGET=iscsi-target TN_INITIATOR=iscsi-initiator
+		TN_TARGET_ARGS=(--portal "${RAMLLD_LINK_ADDR:-}")
+		# LIO's SCSI commands on the LUN: ramlld's bio disk keeps no I/O counters by default
+		TN_TARGET_IOS="cat /sys/kernel/config/target/core/iblock_194/ramlld_iscsi-target/statistics/scsi_lu/num_cmds"
+		TN_TARGET_IOS_WHAT="LIO's SCSI commands"
+		TN_LIVE=LOGGED_IN TN_LOST=FAILED
+		;;
+	*) fail "two-node stack '$1' unknown (allowed: $two_node_stacks)" ;;
+	esac
+	TN_STACK=$1
+}
+
+# tn_recovery_args S: the initiator half's options that hold I/O for S s while the link is down
+# (then fail it), one a line.
+tn_recovery_args() {
+	case $TN_STACK in
+	iscsi) printf '%s\n' --replacement-timeout "$1" ;;
+	esac
+}
+
+# tn_state: the initiator's transport state (the iSCSI session's: LOGGED_IN, FAILED, FREE) into
+# wait_seen; true when it is $1.
+tn_state() {
+	local f
+	case $TN_STACK in
+	iscsi)
+		for f in /sys/class/iscsi_session/session*/state; do
+			read -r wait_seen < "$f"
+		done
+		;;
+	esac
+	[ "$wait_seen" = "$1" ]
+}
