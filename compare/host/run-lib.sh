@@ -4,18 +4,10 @@
 # perf data reported on the host, the module's build), and its --kernels and --ledger modes;
 # sourced by compare/run. Variables: compare/run's.
 
-# py: a python3 with matplotlib and SciPy for the report (Debian's python3-matplotlib and
-# python3-scipy live in /usr/bin's python3; a pyenv or venv python3 first in PATH may lack
-# them); any python3 otherwise. Looked for only when a report is written (it takes seconds).
+# py: the report's python3 (compare/lib/report-python.sh), looked for only when a report is
+# written.
 find_python() {
-	local p
-	py=python3
-	for p in python3 /usr/bin/python3; do
-		if command -v "$p" > /dev/null && "$p" -c 'import matplotlib, scipy' 2> /dev/null; then
-			py=$p
-			return
-		fi
-	done
+	py=$(report_python)
 }
 
 # perf_report_guest DATA [PERF-REPORT-ARGS...]: a guest's perf.data reported here by symbol into

@@ -34,14 +34,9 @@ for m in ramlld scsi_debug tcm_loop target_core_mod; do
 	[ ! -e "/sys/module/$m" ] || fail "compare/guest-run left $m loaded"
 done
 
-# the plots need matplotlib: Debian's python3 (a pyenv or venv python3 first in PATH may lack it)
-py=python3
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then
-		py=$p
-		break
-	fi
-done
+# shellcheck source=compare/lib/report-python.sh
+. "$TOP/compare/lib/report-python.sh"
+py=$(report_python)
 "$py" - "$out" "$TOP/compare" "$repeats" <<'PY' || fail "a seed section is not what its raw runs say"
 import glob, json, os, re, statistics, sys
 out, compare = sys.argv[1], sys.argv[2]

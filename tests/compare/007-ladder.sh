@@ -40,9 +40,9 @@ for t, text in perf.items():
     os.makedirs(os.path.join(root, "breakdown", t))
     open(os.path.join(root, "breakdown", t, "perf.txt"), "w").write(text)
 EOF
-# Debian's python3 when it has matplotlib (the plot is drawn), whichever comes first otherwise
-py=python3
-! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+# shellcheck source=compare/lib/report-python.sh
+. "$TOP/compare/lib/report-python.sh"
+py=$(report_python)
 "$py" "$TOP/compare/report.py" "$dir" > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; fail "report.py failed"; }
 if "$py" -c 'import matplotlib' 2> /dev/null; then
 	[ -s "$dir/ladder.png" ] || fail "no ladder.png although $py has matplotlib"

@@ -22,8 +22,9 @@ cp "$dir/run/report.md" "$dir/first.md"
 cmp "$dir/first.md" "$dir/run/report.md" || fail "report.md of the same folder differs between two runs"
 echo "ok: report.md of the same folder twice: the same bytes"
 
-py=python3
-! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+# shellcheck source=compare/lib/report-python.sh
+. "$TOP/compare/lib/report-python.sh"
+py=$(report_python)
 "$py" - "$dir" "$TOP" << 'EOF' || fail "the published report"
 import os, re, subprocess, sys
 d, top = sys.argv[1], sys.argv[2]

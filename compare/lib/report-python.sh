@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# compare/lib/report-python.sh: report_python prints the python3 that draws the report: the
+# first of python3 and /usr/bin/python3 with matplotlib and SciPy (Debian's python3-matplotlib
+# and python3-scipy live in /usr/bin's; a pyenv or venv python3 first in PATH may lack them),
+# python3 when neither has them (the report is written without plots). It takes seconds.
+report_python() {
+	local p
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" > /dev/null && "$p" -c 'import matplotlib, scipy' 2> /dev/null; then
+			echo "$p"
+			return
+		fi
+	done
+	echo python3
+}
