@@ -59,7 +59,7 @@ expect_in "a size with a bad suffix" "SIZE '16x': not a size (allowed: N, Nk, Nm
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 --write-cache
 expect_in "--write-cache on iblock" "--write-cache is allowed with lio-rd only"
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 --bogus
-expect_in "an unknown option" "unknown option '--bogus' (allowed: --force --destroy-data --write-cache --portal --replacement-timeout)"
+expect_in "an unknown option" "unknown option '--bogus' (allowed: --force --destroy-data --write-cache --portal --replacement-timeout --addr --ctrl-loss-tmo --reconnect-delay)"
 run_rc 2 "$STACK" up iscsi-target /dev/ramlldmq0
 expect_in "iscsi-target without --portal" "up iscsi-target needs --portal ADDR"
 run_rc 2 "$STACK" up iscsi-target /dev/ramlldmq0 --portal 10.0.0.256
@@ -72,6 +72,30 @@ run_rc 2 "$STACK" up iscsi-initiator 10.0.0
 expect_in "a bad initiator ADDR" "ADDR '10.0.0': not an IPv4 address"
 run_rc 2 "$STACK" up iscsi-initiator 10.0.0.1 --replacement-timeout 0
 expect_in "a bad --replacement-timeout" "--replacement-timeout '0': not a number of seconds"
+run_rc 2 "$STACK" up iscsi-initiator 10.0.0.1 --ctrl-loss-tmo 5
+expect_in "--ctrl-loss-tmo on iscsi-initiator" "--ctrl-loss-tmo is allowed with nvme-tcp-initiator only"
+run_rc 2 "$STACK" up nvme-tcp-target /dev/ramlldmq0
+expect_in "nvme-tcp-target without --addr" "up nvme-tcp-target needs --addr ADDR"
+run_rc 2 "$STACK" up nvme-tcp-target /dev/ramlldmq0 --addr 10.0.0.1.2
+expect_in "a bad --addr" "--addr '10.0.0.1.2': not an IPv4 address"
+run_rc 2 "$STACK" up nvme-tcp-target /dev/ramlldmq0 --addr
+expect_in "--addr without a value" "--addr needs a value"
+run_rc 2 "$STACK" up nvme-tcp-target /dev/ramlldmq0 --portal 10.0.0.1
+expect_in "--portal on nvme-tcp-target" "--portal is allowed with iscsi-target only"
+run_rc 2 "$STACK" up nvme-tcp /dev/ramlldmq0 --addr 10.0.0.1
+expect_in "--addr on nvme-tcp" "--addr is allowed with nvme-tcp-target only"
+run_rc 2 "$STACK" up nvme-tcp-initiator
+expect_in "nvme-tcp-initiator without ADDR" "up nvme-tcp-initiator needs ADDR"
+run_rc 2 "$STACK" up nvme-tcp-initiator /dev/ramlldmq0
+expect_in "a device as nvme-tcp-initiator's ADDR" "ADDR '/dev/ramlldmq0': not an IPv4 address"
+run_rc 2 "$STACK" up nvme-tcp-initiator 10.0.0.1 --ctrl-loss-tmo -1
+expect_in "a negative --ctrl-loss-tmo" "--ctrl-loss-tmo '-1': not a number of seconds (allowed: 0 to 999999)"
+run_rc 2 "$STACK" up nvme-tcp-initiator 10.0.0.1 --reconnect-delay 0
+expect_in "a zero --reconnect-delay" "--reconnect-delay '0': not a number of seconds (allowed: 1 to 999999)"
+run_rc 2 "$STACK" up nvme-tcp-initiator 10.0.0.1 --replacement-timeout 5
+expect_in "--replacement-timeout on nvme-tcp-initiator" "--replacement-timeout is allowed with iscsi-initiator only"
+run_rc 2 "$STACK" down nvme-tcp-target
+expect_in "down of a half that is not up" "stack nvme-tcp-target is not up"
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 /dev/ramlld0
 expect_in "two devices" "one DEV (or SIZE) only"
 run_rc 2 "$STACK" down
@@ -85,9 +109,12 @@ expect_in "a character device" "/dev/null is not a block device"
 run_rc 2 "$STACK" up lio-iblock /dev/no-such-disk
 expect_in "a missing device" "/dev/no-such-disk does not exist"
 run_rc 0 "$STACK" list
-# the first column is as wide as the longest stack name (iscsi-initiator)
-expect_in "list" "lio-iblock      available"
-expect_in "list" "iscsi-initiator available"
+expect_in "list" "nvme-tcp-target"
+expect_in "list" "nvme-tcp-initiator"
+# the first column is as wide as the longest stack name: the second starts at one column
+cols=$(awk '{ print index($0, " " $2 " ") }' <<< "$out" | sort -u)
+[ "$(wc -l <<< "$cols")" -eq 1 ] || fail "list's second column starts at columns ${cols//$'\n'/ }: $out"
+echo "ok: list's columns line up (the second at $cols)"
 state_check "refused commands"
 
 
