@@ -5,7 +5,7 @@
 # to them is adding a case to two_node_stack.
 # shellcheck shell=bash
 
-two_node_stacks="iscsi"
+two_node_stacks="iscsi nvme-tcp"
 
 # two_node_stack STACK: set for STACK
 #   TN_TARGET, TN_INITIATOR  its tools/stack halves: `up TN_TARGET DEV "${TN_TARGET_ARGS[@]}"`
@@ -14,9 +14,12 @@ two_node_stacks="iscsi"
 #   TN_TARGET_ARGS           the target half's options: where it listens on the link
 #   TN_TARGET_IOS            a shell command printing the I/Os the target has served so far
 #   TN_TARGET_IOS_WHAT       what that counts, for reports
+#   TN_TARGET_COUNT_ON       a shell command that makes the target count (after its half is up;
+#                            empty when it always does)
 #   TN_LIVE, TN_LOST         the initiator's transport state (tn_state) in use, and once it has
 #                            noticed the link is gone
 # or fail naming the stacks allowed.
+# shellcheck disable=SC2034,SC2016 # read by the files that source this one; expanded when run
 two_node_stack() {
 	case $1 in
 	iscsi)
@@ -25,7 +28,18 @@ two_node_stack() {
 		# LIO's SCSI commands on the LUN: ramlld's bio disk keeps no I/O counters by default
 		TN_TARGET_IOS="cat /sys/kernel/config/target/core/iblock_194/ramlld_iscsi-target/statistics/scsi_lu/num_cmds"
 		TN_TARGET_IOS_WHAT="LIO's SCSI commands"
+		TN_TARGET_COUNT_ON=
 		TN_LIVE=LOGGED_IN TN_LOST=FAILED
+		;;
+	nvme-tcp)
+		TN_TARGET=nvme-tcp-target TN_INITIATOR=nvme-tcp-initiator
+		TN_TARGET_ARGS=(--addr "${RAMLLD_LINK_ADDR:-}")
+		# nvmet keeps no per-namespace count: the exported bio disk's own, which it keeps with
+		# iostats on (a bio disk starts with it off; it adds the kernel's accounting per bio)
+		TN_TARGET_IOS='read -r r _ _ _ w _ < /sys/block/ramlld0/stat; echo $((r + w))'
+		TN_TARGET_IOS_WHAT="ramlld0's reads and writes (queue/iostats on)"
+		TN_TARGET_COUNT_ON='echo 1 > /sys/block/ramlld0/queue/iostats'
+		TN_LIVE=live TN_LOST=connecting
 		;;
 	*) fail "two-node stack '$1' unknown (allowed: $two_node_stacks)" ;;
 	esac
@@ -37,17 +51,26 @@ two_node_stack() {
 tn_recovery_args() {
 	case $TN_STACK in
 	iscsi) printf '%s\n' --replacement-timeout "$1" ;;
+	nvme-tcp) printf '%s\n' --ctrl-loss-tmo "$1" --reconnect-delay 2 ;;
 	esac
 }
 
-# tn_state: the initiator's transport state (the iSCSI session's: LOGGED_IN, FAILED, FREE) into
-# wait_seen; true when it is $1.
+# tn_state STATE: the initiator's transport state (the iSCSI session's: LOGGED_IN, FAILED, FREE;
+# the NVMe controller's: live, resetting, connecting, deleting; "gone" when there is none) into
+# wait_seen; true when it is STATE.
 tn_state() {
 	local f
+	wait_seen=gone
 	case $TN_STACK in
 	iscsi)
 		for f in /sys/class/iscsi_session/session*/state; do
-			read -r wait_seen < "$f"
+			[ -e "$f" ] && read -r wait_seen < "$f"
+		done
+		;;
+	nvme-tcp)
+		for f in /sys/class/nvme/nvme*; do
+			[ "$(cat "$f/subsysnqn" 2> /dev/null)" = nqn.2026-12.org.ramlld:stack.nvme-tcp-target ] &&
+				read -r wait_seen < "$f/state"
 		done
 		;;
 	esac
