@@ -56,6 +56,20 @@ check_options() {
 		[ "$cpus_given" = 0 ] || conflict --ledger --cpus "the ledger's guest has 1 vCPU"
 	fi
 	[ -z "$bench" ] || [ -z "$kernels" ] || conflict --bench --kernels
+	[ -z "$two_node_args" ] || [ -n "$two_node" ] || die "--two-node-args ARGS goes with --two-node STACKS"
+	if [ -n "$two_node" ]; then
+		local s have
+		have="$("$here/two-node" --list-stacks) seed-002"
+		for s in $two_node; do
+			[[ " $have " == *" $s "* ]] || die "--two-node: bad value '$s' (allowed: a comma list of $have)"
+		done
+		[ -z "$host_devs" ] || conflict --host --two-node "the two nodes are two guests"
+		[ -z "$kernel" ] || conflict --kernel --two-node "the two-node guests run the default kernel"
+		[ -z "$kernels" ] || conflict --kernels --two-node
+		[ "$ledger" = 0 ] || conflict --ledger --two-node
+		[ "$clock" != host ] || conflict "--clock host" --two-node "per-side instructions need the exact clock"
+		[ "$plan_only" = 0 ] || conflict --plan --two-node "--plan prints the matrix's guest"
+	fi
 }
 
 # check_host_devs: --host's devices, before anything is planned or written. Safety first: named

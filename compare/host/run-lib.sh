@@ -148,3 +148,56 @@ run_ledger() {
 	echo "$prog: ledger: $out/ledger.md ($(($(date +%s) - start)) s)"
 	exit "$rc"
 }
+
+# ------------------------------------------------------------------ --two-node
+# run_two_node OUT: compare/two-node for each stack of --two-node, one after the other, into
+# OUT/two-node/STACK (the report's cost ladder reads them: its two-node column); 2 runs each
+# unless --two-node-args says otherwise; seed-002: seed 002's grid over the two-node iSCSI with
+# 2 vCPUs a side (seed 002's section reads it). A failed stack is noted (notes.tsv) and the
+# others still run; returns the last failure's status.
+run_two_node() {
+	local o=$1 s rc=0 r
+	local -a extra
+	read -r -a extra <<< "$two_node_args"
+	for s in $two_node; do
+		mkdir -p "$o/two-node"
+		r=0
+		echo "$prog: two nodes: $s into $o/two-node/$s" >&2
+		if [ "$s" = seed-002 ]; then
+			set -- --stack iscsi --job seed-002 --cpus 2
+		else
+			set -- --stack "$s"
+		fi
+		"$here/two-node" "$@" --runs 2 "${extra[@]}" --out "$o/two-node/$s" 2>&1 |
+			tee "$o/two-node-$s.log" || r=${PIPESTATUS[0]}
+		if [ "$r" != 0 ]; then
+			printf 'fail\t%s\tthe two-node cell failed (compare/two-node status %s): two-node-%s.log\n' \
+				"$s" "$r" "$s" >> "$o/notes.tsv"
+			rc=$r
+		fi
+	done
+	return "$rc"
+}
+
+# run_two_node_only: --two-node without a level: the module built, the two-node cells, the
+# report of the folder (its cost ladder's two-node column)
+run_two_node_only() {
+	local rc=0
+	[ -n "$out" ] || out=$top/results/$(date +%Y%m%d-%H%M%S)-two-node
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+	ko=$top/drivers/ramlld.ko
+	build_module
+	{
+		echo "command=${COMPARE_COMMAND:-$prog $args_line}"
+		echo "clock=icount"
+		echo "git=$(git -C "$top" rev-parse --short HEAD 2> /dev/null || echo none)"
+		echo "host_started=$(date -u +%FT%TZ)"
+	} > "$out/meta.env"
+	run_two_node "$out" || rc=$?
+	echo "host_ended=$(date -u +%FT%TZ)" >> "$out/meta.env"
+	find_python
+	"$py" "$here/report.py" "$out"
+	echo "$prog: report: $out/report.md"
+	exit "$rc"
+}

@@ -10,6 +10,7 @@ usage: $prog [--quick | --full] [options]
        $prog --bare-metal [--yes] [--quick | --full] [options]
        $prog --kernels "SUITE..." [options]
        $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
+       $prog --two-node STACKS [--two-node-args ARGS] [--out DIR]
        $prog --report DIR [--publish DOCS]
        $prog --ab --ab-patch FILE | --bisect GOOD BAD ... (compare/ab --help)
 
@@ -111,6 +112,22 @@ the per-core ledger (docs/ledger.md):
                      one guest per kernel, then OUT/ledger-kernels.md, the rows side by side
   --ledger-rows REGEX  only the ledger rows whose id matches (e.g. 'ramlld-mq/')
   --ledger-rw RW     every ledger row reads (randread, the default) or writes (randwrite)
+two nodes (docs/stacks.md, "Two nodes"):
+  --two-node STACKS  the cost ladder's two-node column: for each stack (a comma list of those
+                     compare/two-node --list-stacks prints), the stack's target and initiator in
+                     two 1-vCPU guests on the exact clock (icount sleep=on), compare/two-node
+                     --runs 2 (each side's instructions per I/O and its spread over the runs)
+                     and its perf pass (each side's split by layer and function), into
+                     OUT/two-node/STACK; the report's "Cost ladder" gets the column. Alone (no
+                     level, selection or bench): only these, into results/<date>-two-node; with
+                     a level (--quick, --default, --full) or a selection: after its guests, into
+                     the same folder. Two TCG guests at a time, the stacks one after the other
+                     seed-002 among them: seed 002's grid (read-ahead x max_sectors_kb, 1 MiB and
+                     16 KiB buffered reads) over the two-node iSCSI, 2 vCPUs a side
+                     (compare/two-node --job seed-002 --cpus 2), into OUT/two-node/seed-002;
+                     seed 002's section reads it
+  --two-node-args ARGS  more compare/two-node options for each stack (e.g. "--runs 3
+                     --runtime 20"; compare/two-node --help)
 the A/B of two kernels built from sources (docs/ab.md):
   --ab, --ab-patch FILE, --bisect GOOD BAD  compare/ab with these arguments (--ab itself
                      dropped): a change's instructions per I/O on each path, and its bisect

@@ -11,6 +11,7 @@ from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
 from lib.results import fio_run_metrics
 from lib.targets import STACK_LADDER, ladder, read_all
+from lib.twonode import SIDES, load as load_two_node
 
 TITLE = "Cost ladder"
 
@@ -96,7 +97,8 @@ def section(root, idx, targets, exact, headers):
                            (targets.get(t) or {}).get("own-functions"))
             if prof:
                 bd[t] = prof
-    if not rows:
+    two = two_node(root, rungs)
+    if not rows and not two:
         return None
     inc = []
     for r in rows:
@@ -107,10 +109,107 @@ def section(root, idx, targets, exact, headers):
         inc.append({"rung": r["rung"], "below": r["below"],
                     "total": sum(p["layers"].values()) - sum(q["layers"].values()),
                     "layers": d, "own_top": p["own_top"], "own_total": p["own_total"]})
-    return {"rows": rows, "breakdown": bd, "increments": inc, "exact": exact,
+    return {"rows": rows, "breakdown": bd, "increments": inc, "exact": exact, "two_node": two,
             "unit": "instr/IO" if exact else "CPU µs/IO",
             "missing": [(rung, t) for rung, t, _ in rungs
-                        if t not in {r["target"] for r in rows}]}
+                        if t not in {r["target"] for r in rows}
+                        and t not in {x["target"] for x in two}]}
+
+
+def two_node(root, rungs):
+    """The ladder's two-node column: each stack's compare/two-node folder, ROOT/two-node/<the
+    stack's target>/ (compare/run --two-node), read by lib/twonode.py: each side's instructions
+    per I/O on its own exact clock, their spread over the runs, each side's split by layer."""
+    out = []
+    for rung, t, _ in rungs:
+        res = load_two_node(os.path.join(root, "two-node", t))
+        if res:
+            out.append({"rung": rung, "target": t, **res})
+    return out
+
+
+def _two_node_md(two):
+    """The two-node column's lines: a row a stack, then a row a side with its split."""
+    if not two:
+        return []
+    envs = [x["env"] for x in two]
+    e = envs[0]
+    same = all(v == e for v in envs)
+    L = ["### Two nodes: each side's instructions per I/O", "",
+         "The stack's target and its initiator in two guests joined by a link over the host's "
+         "127.0.0.1 (compare/two-node, docs/stacks.md \"Two nodes\"), each on its own clock: "
+         "a side's cost is its busy time (each CPU's window less its idle time) over its own "
+         "I/Os (target: the commands its target core received; initiator: its disk's reads and "
+         "writes), fio's client on the target, its server on the initiator. The split: each "
+         "side's perf profile (cpu-clock, a pass of its own) by layer (compare/lib/perf.py), "
+         "scaled to the counted runs' mean."]
+    if same and e:
+        clock = ("the exact clock (QEMU icount, 1 instruction = 1 ns, sleep="
+                 f"{e.get('icount_sleep', '?')})" if e.get("clock") == "icount"
+                 else f"the host's clock ({e.get('clock', '?')}): not instructions")
+        L.append("")
+        L.append(f"Clock: {clock}, {e.get('cpus', '?')} vCPU a side; job: fio {e.get('rw', '?')} "
+                 f"bs={e.get('bs', '?')} iodepth={e.get('iodepth', '?')}, "
+                 f"{e.get('runtime', '?')} s; {e.get('guest', 'guest kernel not recorded')}.")
+    L.append("")
+    rows = []
+    for x in two:
+        row = [x["rung"], x["target"], len(x["runs"])]
+        for s in SIDES:
+            m = x["summary"][s]
+            row += ["-", "-"] if not m else [
+                fmt(m["mean"]), (f"{fmt(m['min'])} - {fmt(m['max'])} ({m['spread_pct']:.1f} %)"
+                                 if m["n"] > 1 else "one run: not known")]
+        t, i = x["summary"]["target"], x["summary"]["initiator"]
+        row.append(fmt(t["mean"] + i["mean"]) if t and i else "-")
+        rows.append(row)
+    L.append(md_table(["rung", "target", "runs", "target instr/IO", "target min - max (spread)",
+                       "initiator instr/IO", "initiator min - max (spread)", "both sides"], rows))
+    L.append("")
+    L.append("Spread: (max − min) / mean over the counted runs. Each guest's count is exact for "
+             "what it executes, but what it executes depends on when the other side's packets "
+             "arrive (how many PDUs one interrupt or poll takes, a delayed ACK or not): the host's "
+             "scheduling of two QEMU processes, so a side repeats to the spread shown, not to "
+             "the instruction as a one-guest cell does.")
+    L.append("")
+    rows = []
+    for x in two:
+        for s in SIDES:
+            p = (x["profile"] or {}).get(s)
+            if not p:
+                continue
+            tot = sum(p["layers"].values())
+            parts = sorted(((n, v) for n, v in p["layers"].items() if v >= tot * 0.03),
+                           key=lambda nv: -nv[1])
+            rows.append([x["rung"], s, fmt(tot),
+                         ", ".join(f"{n} {fmt(v)}" for n, v in parts),
+                         ", ".join(f"`{f['symbol']}` {fmt(f['ipio'])}" for f in p["top"][:5]),
+                         f"{fmt(p.get('harness_ipio'))}; {fmt(p.get('fio_ipio'))}",
+                         f"{p['busy_samples'] or '?'}; {fmt(p['profiled_ipio'])}"])
+    if rows:
+        L.append("Each side by layer and its largest functions (instructions per I/O, self "
+                 "time; 'harness; fio': what of it the measuring harness's own tasks (its "
+                 "waits on the shared folder, its copies of the clock) and fio take, fio on the "
+                 "target being the controller, on the initiator the load; 'busy samples; "
+                 "profiled run': the perf pass's busy samples in the window and that run's own "
+                 "count, perf's interrupts in it):")
+        L.append("")
+        L.append(md_table(["rung", "side", "instr/IO", "by layer (>= 3 %)", "largest functions",
+                           "harness; fio", "busy samples; profiled run"], rows))
+        L.append("")
+    errs = [f"{x['target']} {e}" for x in two for e in x["errors"]]
+    if errs:
+        L.append("Runs left out (unreadable): " + "; ".join(errs) + ".")
+        L.append("")
+    return L
+
+
+def two_node_side(sec, target):
+    """{side: {mean, spread...}, profile, env} of a stack's two-node column, None without it."""
+    for x in (sec or {}).get("two_node") or []:
+        if x["target"] == target:
+            return x
+    return None
 
 
 def _cost(x, exact):
@@ -154,6 +253,7 @@ def markdown(sec, notes):
                                "p99.9 µs", unit, "over", f"Δ {unit}", "Δ mean lat µs",
                                "IOPS / over"], rows))
             L.append("")
+    L += _two_node_md(sec["two_node"])
     if sec["increments"]:
         L.append(f"### Where each increment goes (4k randread QD32, {unit} by layer)")
         L.append("Each rung's perf profile (breakdown/<target>/perf.txt: cpu-clock, self time, "
@@ -201,6 +301,15 @@ def text(sec):
             parts.append(f"{fmt(v['iops'])} IOPS {_cost(v['cost'], ex)} "
                          f"({_signed(v.get('d_cost'), ex)})" if v else "-")
         out.append(f"  {r['rung']:16} over {r['below'] or '-':16} " + " | ".join(parts))
+    if sec["two_node"]:
+        out.append("two nodes (instr/IO a side on its own exact clock, mean over the runs "
+                   "(spread); target | initiator):")
+    for x in sec["two_node"]:
+        parts = []
+        for s in SIDES:
+            m = x["summary"][s]
+            parts.append(f"{fmt(m['mean'])} ({m['spread_pct']:.1f} %, {m['n']} runs)" if m else "-")
+        out.append(f"  {x['rung']:16} " + " | ".join(parts))
     return out
 
 

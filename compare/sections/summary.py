@@ -149,6 +149,17 @@ def seed_rows(run):
         if sid == "003" and v.get("r") is not None:
             verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
                        "with; the ratio is LIO's own cost per command over ramlld's SCSI disk")
+        tn = sec.get("two_node") if sid == "003" else None
+        if tn:
+            got = ("" if v.get("r") is None else got + "; ") + (
+                f"two nodes ({tn['target']}): LIO's target side {fmt(tn['target_ipio'])} "
+                "instructions per command" + (
+                    f", its target core {fmt(tn['core_ipio'])} ({100 * tn['core_share']:.1f} %)"
+                    if tn.get("core_ipio") is not None else ""))
+            verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
+                       "with" + (f"; a target core costing nothing would gain at most "
+                                 f"{fmt(tn['ceiling'], 3)}x on the target side"
+                                 if tn.get("ceiling") else ""))
         if verdict == UNDECIDABLE:
             verdict = undecided_cell(v["why"], v["command"], v.get("where"))
         elif verdict == "not measured":
