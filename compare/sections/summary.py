@@ -149,6 +149,12 @@ def seed_rows(run):
         if sid == "003" and v.get("r") is not None:
             verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
                        "with; the ratio is LIO's own cost per command over ramlld's SCSI disk")
+        tn2 = sec.get("two_node") if sid == "002" else None
+        if tn2 and tn2["ratios"]:
+            z, ra, r = tn2["ratios"][-1]
+            got = ("" if v.get("r") is None else got + "; ") + (
+                f"two nodes, instructions per MiB at 64 over 512 ({ra}, {z}): target "
+                f"{fmt(r['target'][0], 3)}x, initiator {fmt(r['initiator'][0], 3)}x")
         tn = sec.get("two_node") if sid == "003" else None
         if tn:
             got = ("" if v.get("r") is None else got + "; ") + (

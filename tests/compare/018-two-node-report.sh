@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the cost ladder's two-node column and seed 003's two-node answer are a pure function of a recorded compare/two-node folder: each side's instructions per I/O (busy time over its own I/Os, checked against awk's sums over the same timer_list copies), their spread over the runs, each side's split by layer from the perf pass; a side with two CPUs reads each CPU from the copy made on it; compare/run --two-node refuses a stack without halves
+# what: the cost ladder's two-node column, seed 003's two-node answer and seed 002's grid over two nodes are a pure function of a recorded compare/two-node folder: each side's instructions per I/O (busy time over its own I/Os, checked against awk's sums over the same timer_list copies), their spread over the runs, each side's split by layer from the perf pass; a side with two CPUs reads each CPU from the copy made on it; compare/run --two-node refuses a stack without halves
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -14,7 +14,7 @@ tn=$dir/run/two-node/iscsi
 # busy_ipio RUN SIDE: the side's instructions per I/O from its two copies, by awk: the window
 # (now at) less every CPU's idle and iowait time, over the "ios:" difference (one CPU a side)
 busy_ipio() {
-	awk '/^now at/ { now[FILENAME] = $3 } /^  \.(idle|iowait)_sleeptime/ { idle[FILENAME] += $3 }
+	awk '/^now at/ { now[FILENAME] = $3 } /^  \.(idle|iowait)_sleeptime/ { v = $0; sub(/^[^:]*: */, "", v); idle[FILENAME] += v + 0 }
 		/^ios:/ { ios[FILENAME] = $2 }
 		END { a = ARGV[1]; b = ARGV[2]
 			printf "%.0f\n", ((now[b] - now[a]) - (idle[b] - idle[a])) / (ios[b] - ios[a]) }' \
@@ -90,6 +90,41 @@ cp "$dir/run/report.md" "$dir/first.md"
 "$TOP/compare/run" --report "$dir/run" > /dev/null 2>&1 || fail "the second --report failed"
 cmp -s "$dir/first.md" "$dir/run/report.md" || fail "report.md of the same folder differs between two runs"
 echo "ok: report.md of the same folder twice: the same bytes"
+
+# Seed 002's grid over two nodes (2 vCPUs a side): a cell's instructions per MiB on each side, by
+# awk from the per-CPU copies (each CPU's window and idle time from the copy made on it) over the
+# initiator's sectors read, as seed 002's section gives them (its run 1 and run 2 averaged)
+g=$dir/run/two-node/seed-002
+cell=seed-002-ra2m-ms64k.bs-1m
+# ipmib RUN SIDE: busy ns over MiB read
+ipmib() {
+	local mib
+	mib=$(awk '/^sectors:/ { s[FILENAME] = $2 } END { printf "%.6f\n", (s[ARGV[2]] - s[ARGV[1]]) * 512 / 1048576 }' \
+		"$g/$1/initiator.pre.$cell" "$g/$1/initiator.post.$cell")
+	awk -v mib="$mib" '/^copy-on-cpu:/ { cc = $2; sect = -1 } /^now at/ { now[FILENAME, cc] = $3 } /^cpu: / { sect = $2 }
+		/^  \.(idle|iowait)_sleeptime/ && sect == cc { v = $0; sub(/^[^:]*: */, "", v); idle[FILENAME, cc] += v + 0 }
+		END { a = ARGV[1]; b = ARGV[2]
+			for (c = 0; c < 2; c++) busy += (now[b, c] - now[a, c]) - (idle[b, c] - idle[a, c])
+			printf "%.0f\n", busy / mib }' "$g/$1/$2.pre.$cell" "$g/$1/$2.post.$cell"
+}
+for s in target initiator; do
+	want[g$s]=$(awk -v a="$(ipmib run-1 "$s")" -v b="$(ipmib run-2 "$s")" 'BEGIN { printf "%.0f\n", (a + b) / 2 }')
+done
+"$py" - "$dir/run" "${want[gtarget]}" "${want[ginitiator]}" << 'EOF' || fail "seed 002's two-node grid"
+import re, sys
+root, t, i = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+md = open(root + "/report.md", encoding="utf-8").read()
+seed = md.split("## Seed 002", 1)[1].split("\n## ", 1)[0]
+row = [l for l in seed.splitlines() if l.startswith("| 1M | RA 2M / 64 |")]
+assert len(row) == 1, f"no RA 2M / 64 row at 1M: {seed}"
+w = [x.strip() for x in row[0].strip("|").split("|")]
+num = lambda x: int(x.split(" (")[0].replace(",", ""))
+assert abs(num(w[2]) - t) <= 1 and abs(num(w[3]) - i) <= 1, f"{w}: awk's {t}, {i}"
+assert w[4] == "16.0" and w[5] == "16.0" and w[6] == "2", f"64 KiB requests, 2 runs: {w}"
+assert "2 vCPUs each" in seed and "neither exact clock measures the pair's MB/s" in seed, seed
+assert "**Verdict: not decidable on this clock**" in seed, "seed 002's verdict"
+print(f"ok: seed 002 over two nodes, RA 2M / 64 at 1M: target {w[2]}, initiator {w[3]} per MiB; 16 requests a MiB")
+EOF
 
 # Two CPUs a side: each CPU's figures come from the copy made on it. In the copy made on CPU 0,
 # CPU 1 is idle and its idle time stale (its ongoing idle period not yet added); the copy made
