@@ -8,6 +8,7 @@ usage: $prog [--quick | --full] [options]
        $prog --bench bio|mq|scsi [--quick] [options]
        $prog --host DEV[,DEV...] [--destroy-data] [options]
        $prog --bare-metal [--yes] [--quick | --full] [options]
+       $prog --target-host H --initiator-hosts H1[,H2...] [--yes] [options]
        $prog --kernels "SUITE..." [options]
        $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
        $prog --two-node STACKS [--two-node-args ARGS] [--out DIR]
@@ -136,6 +137,11 @@ where:
                      itself, the level on the host's clock in interleaved rounds, hardware
                      counters per I/O, unloads and restores after (compare/bare-metal --help;
                      without --yes or RAMLLD_YES=1 it prints what it would load and exits 2)
+  --target-host H --initiator-hosts H1[,H2...]  two or more real hosts over ssh: ramlld's bio
+                     disk exported by LIO iSCSI on H, a login and fio --server on each H1...,
+                     fio --client from here, each host's instructions and cycles per I/O from
+                     its own perf stat -a, every host torn down after (--target-host --help;
+                     without --yes or RAMLLD_YES=1 it prints what it would do and exits 2)
   --host DEV,...     run on this machine, on these devices only (nothing is loaded); a device
                      holding a partition table or a file system signature is refused unless
                      --destroy-data; a mounted or held device is always refused
