@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/stacks/two-node-host.bash: the host's half of the two-guest tests (010 on), sourced
-# after tests/lib.sh (not a test: no .sh).
+# after tests/lib.sh (not a test: no .sh). TWO_NODE_SIDE: the script each guest runs (default
+# two-node-sides.bash, beside this file).
 # shellcheck shell=bash
 
 # two_node_run STACK TARGET_MODE INITIATOR_MODE [VAR=VALUE...]: boot the pair (tools/vm/pair), one
 # vCPU a side (two TCG guests at once take two host CPUs already), each running
-# tests/stacks/two-node-sides.bash STACK in its mode with the VARs set; pass when both sides ended
+# tests/stacks/$TWO_NODE_SIDE STACK in its mode with the VARs set; pass when both sides ended
 # with "ok: the MODE side passed", skip when the target's side skipped.
 two_node_run() {
 	local stack=$1 tmode=$2 imode=$3 share=$RESULTS/pair limit rc=0 side mode
@@ -39,5 +40,5 @@ _two_node_cmd() {
 	shift 2
 	[ $# -eq 0 ] || printf '%q ' "$@"
 	printf 'TEST_NAME=%q TEST_TIMEOUT=%q TEST_DEADLINE=%q RESULTS=%q bash %q %q %q' "$TEST_NAME.$side" \
-		"$limit" $((EPOCHSECONDS + limit - 30)) "$RESULTS/pair/$side" "$TOP/tests/stacks/two-node-sides.bash" "$stack" "$mode"
+		"$limit" $((EPOCHSECONDS + limit - 30)) "$RESULTS/pair/$side" "$TOP/tests/stacks/${TWO_NODE_SIDE:-two-node-sides.bash}" "$stack" "$mode"
 }
