@@ -112,6 +112,21 @@ EOP
 	expect_in "a failed run" "after initiator-up: failure injected"
 	expect_in "a failed run" "torn down: $peer (initiators), $me (target)"
 	state_check "a run failed after the set-up (target)"
+
+	# a signal while the load runs (Ctrl-C's trap; TERM, as a background job ignores INT): every
+	# host torn down at once, not after the job's 120 s
+	local pid rc=0
+	"$TOP/compare/run" --target-host "$me" --initiator-hosts "$peer" "${common[@]}" --runtime 120 --ramp 0 \
+		--out "$RESULTS/signal" > "$RESULTS/signal.out" 2>&1 &
+	pid=$!
+	wait_for "compare/run's load to start" grep -qs 'fio --client on' "$RESULTS/signal/remote.log"
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	out=$(cat "$RESULTS/signal.out")
+	expect_eq "compare/run's exit status after SIGTERM" 130 "$rc"
+	expect_in "a signalled run" "interrupted: tearing every host down"
+	expect_in "a signalled run" "torn down: $peer (initiators), $me (target)"
+	state_check "a run signalled under load (target)"
 	peer_signal fail-done
 	peer_wait initiator-done
 	stop_sshd
@@ -125,7 +140,7 @@ initiator_side() {
 	state_check "the run (initiator)"
 	peer_signal initiator-checked
 	peer_wait fail-done
-	state_check "a run failed after the set-up (initiator)"
+	state_check "a failed and a signalled run (initiator)"
 	stop_sshd
 	peer_signal initiator-done
 }
