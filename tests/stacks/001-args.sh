@@ -83,7 +83,7 @@ expect_in "--addr without a value" "--addr needs a value"
 run_rc 2 "$STACK" up nvme-tcp-target /dev/ramlldmq0 --portal 10.0.0.1
 expect_in "--portal on nvme-tcp-target" "--portal is allowed with iscsi-target only"
 run_rc 2 "$STACK" up nvme-tcp /dev/ramlldmq0 --addr 10.0.0.1
-expect_in "--addr on nvme-tcp" "--addr is allowed with nvme-tcp-target only"
+expect_in "--addr on nvme-tcp" "--addr is allowed with nvme-tcp-target, srp-target, nvme-rdma-target only"
 run_rc 2 "$STACK" up nvme-tcp-initiator
 expect_in "nvme-tcp-initiator without ADDR" "up nvme-tcp-initiator needs ADDR"
 run_rc 2 "$STACK" up nvme-tcp-initiator /dev/ramlldmq0
@@ -96,6 +96,25 @@ run_rc 2 "$STACK" up nvme-tcp-initiator 10.0.0.1 --replacement-timeout 5
 expect_in "--replacement-timeout on nvme-tcp-initiator" "--replacement-timeout is allowed with iscsi-initiator only"
 run_rc 2 "$STACK" down nvme-tcp-target
 expect_in "down of a half that is not up" "stack nvme-tcp-target is not up"
+run_rc 2 "$STACK" up srp-target /dev/ramlldmq0 --destroy-data
+expect_in "srp-target without --addr" "up srp-target needs --addr ADDR"
+run_rc 2 "$STACK" up nvme-rdma-target /dev/ramlldmq0 --addr 10.0.0.256 --destroy-data
+expect_in "a bad nvme-rdma-target --addr" "--addr '10.0.0.256': not an IPv4 address"
+run_rc 2 "$STACK" up srp-initiator
+expect_in "srp-initiator without ADDR" "up srp-initiator needs ADDR"
+run_rc 2 "$STACK" up nvme-rdma-initiator 10.0.0
+expect_in "a bad nvme-rdma-initiator ADDR" "ADDR '10.0.0': not an IPv4 address"
+run_rc 2 "$STACK" up srp-initiator 10.0.0.1 --replacement-timeout 5
+expect_in "--replacement-timeout on srp-initiator" "--replacement-timeout is allowed with iscsi-initiator only"
+# an address of no netdev here, a target with no route to it (this guest has no link)
+if stack_available nvme-rdma-target; then
+	run_rc 2 "$STACK" up nvme-rdma-target /dev/ramlldmq0 --addr 10.9.9.9 --destroy-data
+	expect_in "--addr not on this host" "--addr 10.9.9.9: no netdev of this host has that address"
+fi
+if stack_available srp-initiator; then
+	run_rc 2 "$STACK" up srp-initiator 10.9.9.9
+	expect_in "an ADDR with no route" "ADDR 10.9.9.9: this host has no route to it"
+fi
 run_rc 2 "$STACK" up lio-iblock /dev/ramlldmq0 /dev/ramlld0
 expect_in "two devices" "one DEV (or SIZE) only"
 run_rc 2 "$STACK" down
@@ -111,6 +130,7 @@ expect_in "a missing device" "/dev/no-such-disk does not exist"
 run_rc 0 "$STACK" list
 expect_in "list" "nvme-tcp-target"
 expect_in "list" "nvme-tcp-initiator"
+expect_in "list" "nvme-rdma-initiator"
 # the first column is as wide as the longest stack name: the second starts at one column
 cols=$(awk '{ print index($0, " " $2 " ") }' <<< "$out" | sort -u)
 [ "$(wc -l <<< "$cols")" -eq 1 ] || fail "list's second column starts at columns ${cols//$'\n'/ }: $out"
