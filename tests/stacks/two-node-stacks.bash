@@ -5,7 +5,7 @@
 # to them is adding a case to two_node_stack.
 # shellcheck shell=bash
 
-two_node_stacks="iscsi nvme-tcp"
+two_node_stacks="iscsi nvme-tcp srp nvme-rdma"
 
 # two_node_stack STACK: set for STACK
 #   TN_TARGET, TN_INITIATOR  its tools/stack halves: `up TN_TARGET DEV "${TN_TARGET_ARGS[@]}"`
@@ -21,27 +21,39 @@ two_node_stacks="iscsi nvme-tcp"
 # or fail naming the stacks allowed.
 # shellcheck disable=SC2034,SC2016 # read by the files that source this one; expanded when run
 two_node_stack() {
+	local hba
 	case $1 in
-	iscsi)
-		TN_TARGET=iscsi-target TN_INITIATOR=iscsi-initiator
-		TN_TARGET_ARGS=(--portal "${RAMLLD_LINK_ADDR:-}")
-		# LIO's SCSI commands on the LUN: ramlld's bio disk keeps no I/O counters by default
-		TN_TARGET_IOS="cat /sys/kernel/config/target/core/iblock_194/ramlld_iscsi-target/statistics/scsi_lu/num_cmds"
+	iscsi | srp) hba=$([ "$1" = iscsi ] && echo 194 || echo 195) ;;
+	nvme-tcp | nvme-rdma) ;;
+	*) fail "two-node stack '$1' unknown (allowed: $two_node_stacks)" ;;
+	esac
+	TN_TARGET=$1-target TN_INITIATOR=$1-initiator
+	TN_TARGET_ARGS=(--addr "${RAMLLD_LINK_ADDR:-}")
+	# The RDMA stacks have no link-fault values (TN_LIVE, TN_LOST, recovery options): the
+	# link-fault test has not run over them.
+	TN_LIVE='' TN_LOST=''
+	case $1 in
+	iscsi | srp)
+		# LIO's SCSI commands on the LUN (tools/stack's HBA iblock_194, 195): ramlld's bio disk
+		# keeps no I/O counters by default
+		TN_TARGET_IOS="cat /sys/kernel/config/target/core/iblock_$hba/ramlld_$1-target/statistics/scsi_lu/num_cmds"
 		TN_TARGET_IOS_WHAT="LIO's SCSI commands"
 		TN_TARGET_COUNT_ON=
-		TN_LIVE=LOGGED_IN TN_LOST=FAILED
 		;;
-	nvme-tcp)
-		TN_TARGET=nvme-tcp-target TN_INITIATOR=nvme-tcp-initiator
-		TN_TARGET_ARGS=(--addr "${RAMLLD_LINK_ADDR:-}")
+	nvme-tcp | nvme-rdma)
 		# nvmet keeps no per-namespace count: the exported bio disk's own, which it keeps with
 		# iostats on (a bio disk starts with it off; it adds the kernel's accounting per bio)
 		TN_TARGET_IOS='read -r r _ _ _ w _ < /sys/block/ramlld0/stat; echo $((r + w))'
 		TN_TARGET_IOS_WHAT="ramlld0's reads and writes (queue/iostats on)"
 		TN_TARGET_COUNT_ON='echo 1 > /sys/block/ramlld0/queue/iostats'
-		TN_LIVE=live TN_LOST=connecting
 		;;
-	*) fail "two-node stack '$1' unknown (allowed: $two_node_stacks)" ;;
+	esac
+	case $1 in
+	iscsi)
+		TN_TARGET_ARGS=(--portal "${RAMLLD_LINK_ADDR:-}")
+		TN_LIVE=LOGGED_IN TN_LOST=FAILED
+		;;
+	nvme-tcp) TN_LIVE=live TN_LOST=connecting ;;
 	esac
 	TN_STACK=$1
 }
