@@ -58,6 +58,19 @@ two_node_stack() {
 	TN_STACK=$1
 }
 
+# tn_disk_stat DEV: the stat file that counts the I/Os of the initiator's disk DEV: its own, or,
+# for an NVMe multipath head nvmeXnZ (bio-based: it keeps no counts unless its queue/iostats is
+# turned on), its path's nvmeXcYnZ under controller Y, a request-based disk that does.
+tn_disk_stat() {
+	local d=${1#/dev/} p
+	if [[ $d =~ ^nvme([0-9]+)n([0-9]+)$ ]]; then
+		for p in /sys/class/nvme/nvme*/"nvme${BASH_REMATCH[1]}c"*"n${BASH_REMATCH[2]}"/stat; do
+			[ -e "$p" ] && { echo "$p"; return; }
+		done
+	fi
+	echo "/sys/block/$d/stat"
+}
+
 # tn_recovery_args S: the initiator half's options that hold I/O for S s while the link is down
 # (then fail it), one a line.
 tn_recovery_args() {
