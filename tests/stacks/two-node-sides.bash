@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# tests/stacks/two-node-sides.bash STACK MODE: one side (MODE: target | initiator, or the
-# link-fault test's target-fault | initiator-fault) of the two-node tests (tests/stacks/010 on),
-# over STACK's two halves (tests/stacks/two-node-stacks.bash), run in its own guest by
-# tools/vm/pair (not a test itself: no .sh). The sides meet through files in the shared folder
-# (tests/lib.sh peer_signal/peer_wait), where the patterns each side wrote are kept for the other
-# to compare.
+# tests/stacks/two-node-sides.bash STACK MODE: one side of the two-node tests (tests/stacks/010
+# on) over STACK's two halves (tests/stacks/two-node-stacks.bash), run in its own guest by
+# tools/vm/pair (not a test itself: no .sh). MODE: target | initiator, the link-fault test's
+# target-fault | initiator-fault, the target-goes-away test's target-gone | initiator-gone. The
+# sides meet through files in the shared folder (tests/lib.sh peer_signal/peer_wait), where the
+# patterns each side wrote are kept for the other to compare.
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -106,7 +106,7 @@ target_fault_side() {
 # fio_io_seen: fio has issued I/O to the initiator's disk (its counters moved)
 fio_io_seen() {
 	local r w
-	read -r r _ _ _ w _ < "/sys/block/${DEV#/dev/}/stat"
+	read -r r _ _ _ w _ < "$(tn_disk_stat "$DEV")"
 	wait_seen="$((r + w)) I/Os"
 	[ $((r + w)) -gt 200 ]
 }
@@ -143,13 +143,77 @@ initiator_fault_side() {
 	peer_signal initiator-down
 }
 
-[ $# -eq 2 ] || fail "usage: $0 STACK target|initiator|target-fault|initiator-fault (got '$*')"
+# The target-goes-away run (tests/stacks/016, 017): the target takes its half
+# down while the initiator holds the disk under fio; the initiator must get I/O errors once its
+# recovery time is over, not hang, and both sides go down to what they were before.
+target_gone_side() {
+	tgt_up snapshot
+	peer_wait fio-running
+	peer_signal target-going
+	"$STACK" down "$TN_TARGET" || fail "tools/stack down $TN_TARGET under a connected initiator failed"
+	state_check "down $TN_TARGET under a connected initiator"
+	peer_wait initiator-down
+	ramlld_unload
+}
+
+# fio_ended PID: fio (PID) has exited
+fio_ended() {
+	wait_seen="fio still running, $TN_STACK initiator $(tn_state x; echo "$wait_seen")"
+	! kill -0 "$1" 2> /dev/null
+}
+
+initiator_gone_side() {
+	local fio_pid rc=0 rt=$TWO_NODE_RECOVERY_S recovery t0 took bound msgs disk
+	need_commands fio
+	stack_need "$TN_INITIATOR"
+	state_snapshot
+	mapfile -t recovery < <(tn_recovery_args "$rt")
+	peer_wait target-up
+	stack_up "$TN_INITIATOR" "$RAMLLD_LINK_PEER" "${recovery[@]}"
+	disk=${DEV#/dev/}
+	dmesg -C
+	# a load that would last far past the test: only an I/O error ends it
+	fio --name=held --filename="$DEV" --ioengine=libaio --direct=1 --rw=randrw --bs=4k --iodepth=4 \
+		--time_based=1 --runtime=36000 --eta=never --output="$RESULTS/fio.out" &
+	fio_pid=$!
+	wait_for "fio to do I/O through $DEV" fio_io_seen
+	echo "ok: fio holds $DEV ($wait_seen done)"
+	peer_signal fio-running
+	peer_wait target-going
+	t0=$EPOCHSECONDS
+	echo "ok: the target takes its half down under fio's load (${recovery[*]})"
+	wait_for "fio to end with an I/O error once the target is gone" fio_ended "$fio_pid"
+	took=$((EPOCHSECONDS - t0))
+	wait "$fio_pid" || rc=$?
+	# the recovery time, plus a minute for noticing, one reconnect attempt and fio's own exit
+	bound=$((rt + 60))
+	[ "$took" -le "$bound" ] || fail "fio ended ${took} s after the target went, past $bound s (recovery ${rt} s + 60 s)"
+	[ "$rc" -ne 0 ] || fail "fio exited 0 with its disk's target gone: $(grep -E 'err=' "$RESULTS/fio.out")"
+	grep -qE 'err= *5\b|Input/output error' "$RESULTS/fio.out" ||
+		fail "fio exited $rc without an I/O error (EIO): $(grep -iE 'err|error' "$RESULTS/fio.out" | head -3)"
+	echo "ok: fio exited $rc ${took} s after the target went (bound $bound s): $(grep -m1 -oE 'err= *[0-9]+[^)]*|[^:]*Input/output error[^;]*' "$RESULTS/fio.out")"
+	dmesg > "$RESULTS/dmesg.txt"
+	msgs=$(grep -E "(I/O error|failing I/O).*|${disk}.*error" "$RESULTS/dmesg.txt" | head -2) ||
+		fail "the kernel logged no I/O error for $DEV: $(tail -5 "$RESULTS/dmesg.txt")"
+	echo "ok: the kernel logged: ${msgs//$'\n'/ | }"
+	# how the transport saw the target go, on the kernel's clock
+	echo "the kernel's log from the target's going to the first failed I/O:"
+	grep -m1 -B8 -E 'I/O error|failing I/O' "$RESULTS/dmesg.txt"
+	"$STACK" down "$TN_INITIATOR" || fail "tools/stack down $TN_INITIATOR with its target gone failed"
+	[ ! -e "/sys/block/$disk" ] || fail "$DEV is still there after down"
+	state_check "down $TN_INITIATOR with its target gone"
+	peer_signal initiator-down
+}
+
+[ $# -eq 2 ] || fail "usage: $0 STACK target|initiator|target-fault|initiator-fault|target-gone|initiator-gone (got '$*')"
 two_node_stack "$1"
 case $2 in
 target) target_side ;;
 initiator) initiator_side ;;
 target-fault) target_fault_side ;;
 initiator-fault) initiator_fault_side ;;
-*) fail "usage: $0 STACK target|initiator|target-fault|initiator-fault (got mode '$2')" ;;
+target-gone) target_gone_side ;;
+initiator-gone) initiator_gone_side ;;
+*) fail "usage: $0 STACK target|initiator|target-fault|initiator-fault|target-gone|initiator-gone (got mode '$2')" ;;
 esac
 echo "ok: the $2 side passed"
