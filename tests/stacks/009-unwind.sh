@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tools/stack up failing part-way (a step failed on purpose at the start, middle and end; a real failure: the device held by another stack) exits 1 and undoes everything it made
+# what: tools/stack up failing part-way (a step failed on purpose at the start, middle and end, on every transport and on the two-node RDMA halves; a real failure: the device held by another stack) exits 1 and undoes everything it made
 # where: guest
 # timeout: 1800
 # shellcheck source=tests/lib.sh
@@ -40,4 +40,23 @@ for s in nvme-tcp:8 iscsi:last srp:8 nvme-rdma:last; do
 		echo "not checked: $s is unavailable here"
 	fi
 done
+
+# The two-node RDMA halves on a dummy netdev of this guest: rdma_rxe binds to it as to a link's
+# NIC. The initiators' steps: the rxe device, then the login, which fails here (no target).
+if stack_available srp-target && stack_available nvme-rdma-target; then
+	dummy_was_loaded=
+	[ ! -d /sys/module/dummy ] || dummy_was_loaded=1
+	ip link add rl-unwind type dummy
+	ip addr add 10.190.30.1/24 dev rl-unwind
+	ip link set rl-unwind up
+	state_snapshot
+	fail_at srp-target /dev/ramlldmq0 8 --addr 10.190.30.1
+	fail_at nvme-rdma-target /dev/ramlldmq0 last --addr 10.190.30.1
+	fail_at srp-initiator 10.190.30.2 1
+	fail_at nvme-rdma-initiator 10.190.30.2 last
+	ip link del rl-unwind
+	[ -n "$dummy_was_loaded" ] || rmmod dummy
+else
+	echo "not checked: the two-node RDMA halves are unavailable here"
+fi
 ramlld_unload

@@ -132,10 +132,12 @@ stack_roundtrip() {
 	ramlld_unload
 }
 
-# fail_at STACK ARG K: up with step K failing on purpose must exit 1, say so, and leave nothing.
+# fail_at STACK ARG K [OPTION...]: up with step K failing on purpose must exit 1, say so, and
+# leave nothing.
 fail_at() {
 	local s=$1 arg=$2 k=$3
-	run_rc 1 env RAMLLD_STACK_FAIL_AT="$k" "$STACK" up "$s" "$arg"
+	shift 3
+	run_rc 1 env RAMLLD_STACK_FAIL_AT="$k" "$STACK" up "$s" "$arg" "$@"
 	[ "$k" = last ] || expect_in "$s failing at step $k" "step $k ("
 	expect_in "$s failing at step $k" "undone: nothing of $s is left"
 	state_check "$s failing at step $k"
