@@ -4,6 +4,7 @@
 #   make                  build drivers/ramlld.ko and drivers/ramlld_scsi.ko (KDIR=... another tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
+#   make check-two-node   the tests that boot a target's and an initiator's guest (docs/stacks.md)
 #   make compare          the comparison (compare/README or docs/usage.md); HOST=1 YES=1: on this
 #                         machine's own kernel, as root (compare/run --bare-metal)
 #   make build-kernels    W=1 builds for the Debian kernels 5.10 6.1 6.12 7.x (docs/kernels.md)
@@ -22,7 +23,7 @@ KERNEL ?=
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then echo /lib/modules/$$(uname -r)/build; \
 	else $(TOP)/tools/vm/kernel --print-kdir $(KERNEL) 2>/dev/null; fi)
 
-.PHONY: all module modules clean install check check-unit fuzz compare help build-kernels check-kernels check-debug lint
+.PHONY: all module modules clean install check check-two-node check-unit fuzz compare help build-kernels check-kernels check-debug lint
 
 all: module
 
@@ -54,6 +55,13 @@ check:
 	@$(TOP)/tools/deps
 	@$(MAKE) --no-print-directory module
 	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
+
+# The two-node tests (tests/run --suite two-node): two guests each, 2-5 min a test on an idle
+# host, out of make check's time; CI runs them after it.
+check-two-node:
+	@$(TOP)/tools/deps
+	@$(MAKE) --no-print-directory module
+	@$(TOP)/tests/run --suite two-node $(TESTS)
 
 # Other kernels (docs/kernels.md): W=1 builds for bullseye (5.10), bookworm (6.1), trixie (6.12)
 # and sid (7.x), each in its suite's chroot; check-kernels also boots each and runs the whole
