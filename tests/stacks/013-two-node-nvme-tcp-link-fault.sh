@@ -3,6 +3,7 @@
 # what: the link between two guests (tools/vm/pair) down for 5 s under a fio verify load on the NVMe/TCP disk (ramlld's bio disk exported by tools/stack nvme-tcp-target, nvme-tcp-initiator with ctrl_loss_tmo 60 s and reconnect_delay 2 s): the controller goes to connecting, is live again once the link is up, and fio's crc32c verify of every block written finds them all intact
 # where: host
 # requires: python3 qemu-system-x86_64 fio
+# suite: two-node
 # timeout: 1800
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/stacks/two-node-host.bash

@@ -3,6 +3,7 @@
 # what: the target takes its NVMe/TCP half down (tools/stack down nvme-tcp-target) while the initiator in the other guest holds the disk under fio (ctrl_loss_tmo 10 s): fio ends with an I/O error (EIO) within ctrl_loss_tmo + 60 s, not a hang, the kernel logs the failed I/O, and both sides go down to what they were before
 # where: host
 # requires: python3 qemu-system-x86_64 fio
+# suite: two-node
 # timeout: 1800
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/stacks/two-node-host.bash

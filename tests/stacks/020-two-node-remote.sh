@@ -3,6 +3,7 @@
 # what: compare/run --target-host --initiator-hosts between two guests (tools/vm/pair) over ssh (sshd in each, a key made here): the target's guest drives itself and the other as real hosts: a run with fio --client/--server (its JSON names the server), crc32c verify clean, a report with both hosts and the "no PMU here" line (TCG), every module, stack, session and configfs entry gone on both sides; an unreachable initiator refused (exit 2, nothing touched); a failure after the set-up (exit 1) and a SIGTERM under load (exit 130) torn down on both
 # where: host
 # requires: python3 qemu-system-x86_64 fio ssh ssh-keygen sshd
+# suite: two-node
 # timeout: 1800
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/stacks/two-node-host.bash
