@@ -127,7 +127,8 @@ def markdown(res, title="Per-core ledger"):
              "(scheduler none, iostats 0, nomerges 2). ramlld's base: `mode=all nr_hw_queues=1 "
              "submit_queues=1 poll_queues=1 can_queue=64 queue_rqs=1 complete_batch=1 irqmode=0`; "
              "each row changes one thing from its base row (column `vs`). Engines: `hipri-all` = "
-             "io_uring hipri + fixedbufs + registerfiles; the others add one option to io_uring.")
+             "io_uring hipri + fixedbufs + registerfiles; `io_uring-qd1` = io_uring at depth 1 "
+             "(one I/O in flight); the others add one option to io_uring.")
     L.append("")
     if res["exact"]:
         L.append("On the exact clock with one vCPU, instructions per I/O = 10^9 / IOPS (fio, "

@@ -14,6 +14,7 @@ printf 'kernel=6.1.0-test\ncpus=1\nclock=icount\nqemu=10.0\nperf=1\n' > "$dir/me
 	printf 'ramlld-mq/libaio\tramlld-mq\tramlldmq0\tbase\tlibaio\tlibaio\t100000\tok\t\n'
 	printf 'ramlld-mq/io_uring\tramlld-mq\tramlldmq0\tbase\tio_uring\tio_uring\t125000\tok\t\n'
 	printf 'ramlld-mq/hipri-all\tramlld-mq\tramlldmq0\tbase\thipri-all\thipri-all\t200000\tok\t\n'
+	printf 'ramlld-mq/io_uring-qd1\tramlld-mq\tramlldmq0\tbase\tio_uring-qd1\tio_uring-qd1\t50000\tok\t\n'
 	printf 'ramlld-mq/hipri-all/queue_rqs=0\tramlld-mq\tramlldmq0\tqueue_rqs=0\thipri-all\tqueue_rqs=0\t160000\tok\t\n'
 	printf 'ramlld-sd/hipri-all/poll_queues=1\tramlld-sd\tsd\tbase\thipri-all\tpoll_queues=1\t\tabsent\tkernel 5.10: no mq_poll\n'
 } > "$dir/ledger.tsv"
@@ -49,6 +50,8 @@ want("io_uring instr/IO", r["ramlld-mq/io_uring"]["instr_per_io"], 8000)
 want("io_uring delta over libaio", r["ramlld-mq/io_uring"]["delta"], -2000)
 want("hipri-all delta % over io_uring", r["ramlld-mq/hipri-all"]["delta_pct"], -37.5)
 want("queue_rqs=0 delta over hipri-all", r["ramlld-mq/hipri-all/queue_rqs=0"]["delta"], 1250)
+want("io_uring-qd1 (depth 1) delta over io_uring (depth 32)", r["ramlld-mq/io_uring-qd1"]["delta"], 12000)
+bad.append(r["ramlld-mq/io_uring-qd1"]["base"] != "ramlld-mq/io_uring")
 st = r["ramlld-mq/io_uring"]["stages"]
 want("io_uring stage fio (user)", st["fio (user)"], 2000)
 want("io_uring stage io_uring/aio+syscall", st["io_uring/aio+syscall"], 2000)
