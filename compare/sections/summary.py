@@ -4,6 +4,7 @@ I/O costs on each path, what each knob changes, each seed's verdict, the path la
 
 from lib.fmt import fmt, signed, table
 from lib.seed import UNAVAILABLE, UNDECIDABLE
+from lib.twonode import SIDES
 from lib.targets import summary_paths
 from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
 
@@ -177,6 +178,31 @@ def seed_rows(run):
     return rows
 
 
+def two_node_lines(run):
+    """Each side's cost per two-node stack, when the run has them (compare/run --two-node):
+    the ladder's two-node column in short, its spread with it (a side repeats to a few
+    percent, not to the instruction)."""
+    two = (ladder.compute(run) or {}).get("two_node") or []
+    rows = []
+    for x in two:
+        cells = []
+        for s in SIDES:
+            m = x["summary"][s]
+            cells.append("-" if not m else fmt(m["mean"]) + (
+                f" ({m['spread_pct']:.1f} % over {m['n']} runs)" if m["n"] > 1 else " (one run)"))
+        rows.append([x["rung"]] + cells)
+    if not rows:
+        return []
+    clocks = {(x["env"] or {}).get("clock") for x in two}
+    clock = ("each on its own exact clock; instructions per I/O" if clocks == {"icount"} else
+             "clock " + ", ".join(sorted(str(c) for c in clocks)) + ": not instructions where "
+             "it is not icount (section Cost ladder says each)")
+    return ["**What each side of a stack costs on two nodes** (target and initiator in two "
+            f"guests, {clock}; the spread over the runs; section Cost ladder splits each side "
+            "by layer):", "",
+            table(["stack", "target side", "initiator side"], rows), ""]
+
+
 def render(run, plots):
     unit = "instructions per I/O" if run.exact else "busy CPU µs per I/O (/proc/stat)"
     L = ["## Summary",
@@ -188,6 +214,7 @@ def render(run, plots):
     L += [table(["path", "configuration", unit.split(" (")[0], "IOPS", "x bio",
                  "over the rung below"], rows) if rows else
           "No 4k randread QD32 cell of ramlld's paths in this run.", ""]
+    L += two_node_lines(run)
     head, rows = knob_rows(run)
     L += ["**What each knob changes** (IOPS change against the kernel's defaults, rq_affinity=1, "
           "mq-deadline, add_random=1; the knob guest, completions on one CPU):", ""]

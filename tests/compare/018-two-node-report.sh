@@ -84,6 +84,13 @@ summ = md.split("## Summary", 1)[1].split("\n## ", 1)[0]
 assert re.search(r"\| 003: .*two nodes \(iscsi\): LIO's target side [\d,]+ instructions per command", summ), \
     "the summary's seed 003 row lacks the two-node figure"
 print("ok: the summary's seed 003 row gives the two-node figure")
+row = [l for l in summ.splitlines() if l.startswith("| iSCSI | ")]
+assert len(row) == 1, f"the summary has no two-node iSCSI row: {summ}"
+c = [x.strip() for x in row[0].strip("|").split("|")]
+for col, want, side in ((1, tmean, "target"), (2, imean, "initiator")):
+    m = re.fullmatch(r"([\d,]+) \((\d+\.\d) % over 2 runs\)", c[col])
+    assert m and abs(num(m.group(1)) - want) <= 1, f"the summary's {side} side: {c[col]}, awk's {want}"
+print(f"ok: the summary's two-node row: target {c[1]}, initiator {c[2]}")
 EOF
 "$TOP/compare/run" --report "$dir/run" > /dev/null 2>&1 || fail "compare/run --report of the two-node folder failed"
 cp "$dir/run/report.md" "$dir/first.md"
