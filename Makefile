@@ -56,8 +56,8 @@ check:
 	@$(MAKE) --no-print-directory module
 	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
 
-# The two-node tests (tests/run --suite two-node): two guests each, 2-5 min a test on an idle
-# host, out of make check's time; CI runs them after it.
+# The two-node tests (tests/run --suite two-node): two guests each, 40 s to 8 min a test (15 min
+# together at host load 2-4), out of make check's time; CI runs them after it.
 check-two-node:
 	@$(TOP)/tools/deps
 	@$(MAKE) --no-print-directory module
