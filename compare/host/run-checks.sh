@@ -29,6 +29,15 @@ check_options() {
 	*) die "--ledger-rw: bad value '$ledger_rw' (allowed: randread, randwrite)" ;;
 	esac
 	[ -z "$ledger_rw" ] || [ "$ledger" = 1 ] || die "--ledger-rw RW goes with --ledger"
+	if [ -n "$ledger_stacks" ]; then
+		[ "$ledger" = 1 ] || die "--ledger-stacks LIST goes with --ledger"
+		local st have
+		have=$("$here/ledger-guest" --list-stacks)
+		[ "$ledger_stacks" = all ] || for st in ${ledger_stacks//,/ } ''; do
+			[ -n "$st" ] || [ -n "${ledger_stacks//,/}" ] || die "--ledger-stacks: no stack named (allowed: a comma list of $have, or all)"
+			[ -z "$st" ] || [[ " $have " == *" $st "* ]] || die "--ledger-stacks: bad stack '$st' (allowed: a comma list of $have, or all)"
+		done
+	fi
 	if [ -n "$report_only" ]; then
 		[ "$args_n" = $((${publish:+2} + 2)) ] ||
 			die "--report DIR only writes the report of an earlier run: it takes no other option but --publish DOCS"

@@ -107,11 +107,13 @@ run_ledger() {
 		--runtime) lopt+=(--runtime "${gargs[$((i + 1))]}"); i=$((i + 1)) ;;
 		--no-perf) lopt+=(--no-perf) ;;
 		--perf) ;;
-		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --runtime --no-perf --kernel --kernels --out --no-build --mem)" ;;
+		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --ledger-stacks --runtime --no-perf --kernel --kernels --out --no-build --mem)" ;;
 		esac
 	done
 	[ -z "$ledger_rows" ] || lopt+=(--rows "$ledger_rows")
 	[ -z "$ledger_rw" ] || lopt+=(--rw "$ledger_rw")
+	# the stacks' rows: the guest runs tools/stack from this tree (it sees the host's root)
+	[ -z "$ledger_stacks" ] || lopt+=(--stacks "$ledger_stacks" --top "$top")
 	ko=$top/drivers/ramlld.ko
 	if [ -n "$kernel" ]; then
 		kv=$("$top/tools/vm/kernel" --print-version "$kernel") || die "--kernel: unknown kernel '$kernel'"

@@ -10,7 +10,7 @@ usage: $prog [--quick | --full] [options]
        $prog --bare-metal [--yes] [--quick | --full] [options]
        $prog --target-host H --initiator-hosts H1[,H2...] [--yes] [options]
        $prog --kernels "SUITE..." [options]
-       $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
+       $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--ledger-stacks LIST] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
        $prog --two-node STACKS [--two-node-args ARGS] [--out DIR]
        $prog --report DIR [--publish DOCS]
        $prog --ab --ab-patch FILE | --bisect GOOD BAD ... (compare/ab --help)
@@ -113,6 +113,11 @@ the per-core ledger (docs/ledger.md):
                      one guest per kernel, then OUT/ledger-kernels.md, the rows side by side
   --ledger-rows REGEX  only the ledger rows whose id matches (e.g. 'ramlld-mq/')
   --ledger-rw RW     every ledger row reads (randread, the default) or writes (randwrite)
+  --ledger-stacks LIST  also the storage stacks' rows (comma list of
+                     $("$here/ledger-guest" --list-stacks 2> /dev/null | tr ' ' ','), or all): each
+                     tools/stack STACK over ramlld's mq disk, rows STACK/io_uring and
+                     STACK/io_uring-qd1; on the 1-vCPU exact clock each counts initiator, target
+                     and transport together (compare/ledger-guest --help)
 two nodes (docs/stacks.md, "Two nodes"):
   --two-node STACKS  the cost ladder's two-node column: for each stack (a comma list of those
                      compare/two-node --list-stacks prints), the stack's target and initiator in
