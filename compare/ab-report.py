@@ -32,7 +32,8 @@ def die(msg, code=1):
 
 
 def read_runs(side_dir):
-    """[(run name, {(target, workload): instr})] of one kernel, in run order."""
+    """[(run name, {(target, workload): instr}, {(target, workload): status not ok})] of one
+    kernel, in run order."""
     runs = []
     if not os.path.isdir(side_dir):
         die(f"no folder {side_dir}")
@@ -42,16 +43,17 @@ def read_runs(side_dir):
         path = os.path.join(side_dir, name, "cells.tsv")
         if not os.path.isfile(path):
             continue
-        cells = {}
+        cells, other = {}, {}
         with open(path, newline="") as f:
             for row in csv.DictReader(f, delimiter="\t"):
                 if row.get("status", "ok") != "ok" or not row.get("instr"):
+                    other[(row["target"], row["workload"])] = row.get("status") or "no figure"
                     continue
                 try:
                     cells[(row["target"], row["workload"])] = float(row["instr"])
                 except ValueError:
                     die(f"{path}: bad instr '{row['instr']}' for {row['target']}/{row['workload']}")
-        runs.append((name, cells))
+        runs.append((name, cells, other))
     if not runs:
         die(f"no run with a cells.tsv in {side_dir}")
     return runs
@@ -109,14 +111,19 @@ def analyse(out):
     base_runs = read_runs(os.path.join(out, "base"))
     ch_runs = read_runs(os.path.join(out, "changed"))
     keys = []
-    for _, cells in base_runs + ch_runs:
-        for k in cells:
+    for _, cells, other in base_runs + ch_runs:
+        for k in list(cells) + list(other):
             if k not in keys:
                 keys.append(k)
     result = []
     for k in keys:
-        b = [c[k] for _, c in base_runs if k in c]
-        c = [c[k] for _, c in ch_runs if k in c]
+        b = [c[k] for _, c, _ in base_runs if k in c]
+        c = [c[k] for _, c, _ in ch_runs if k in c]
+        if not b and not c:
+            # a row neither kernel measured (absent: the kernel lacks it; failed), with its status
+            st = sorted({o[k] for _, _, o in base_runs + ch_runs if k in o})
+            result.append({"key": k, "missing": "both", "status": ", ".join(st)})
+            continue
         if not b or not c:
             result.append({"key": k, "missing": "base" if not b else "changed"})
             continue
@@ -183,7 +190,9 @@ def write(out, result):
     for r in result:
         t, wl = r["key"]
         if "missing" in r:
-            lines.append(f"| {t} | {wl} | | | | | | | | no {r['missing']} figure |")
+            why = (f"no figure: {r['status']} on both" if r["missing"] == "both"
+                   else f"no {r['missing']} figure")
+            lines.append(f"| {t} | {wl} | | | | | | | | {why} |")
             continue
         lines.append(
             f"| {t} | {wl} | {fmt(r['base'])} | {fmt(r['changed'])} | {signed(r['delta'])} | "
