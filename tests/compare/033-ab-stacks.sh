@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: the storage stacks as ledger and A/B rows, on a fake build and measurement: bad --stacks refused by compare/ab, compare/run --ledger and compare/ledger-guest with exit 2 and nothing run; the plan's stack rows; stack rows (dashed names, an absent stack) through ab.csv, the per-path and function tables; a stack's --path brings its stack to the bisect
+# where: host
+# requires: python3 patch git
+. "$TOP/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export RAMLLD_CACHE=$dir/cache
+# The fake measurement: the kernel's cost file's cells that ROWS selects, each stack of STACKS
+# that the cost file names; nvme-loop's rows absent (as on Debian's 6.1). Its arguments are kept.
+cat > "$dir/fake-measure" << 'END'
+#!/bin/bash
+set -euo pipefail
+kernel=$1 rundir=$3 perf=$4 rows=$5 stacks=$6
+echo "rows=$rows stacks=$stacks" >> "$RAMLLD_CACHE/measures"
+printf 'target\tworkload\tinstr\tstatus\n' > "$rundir/cells.tsv"
+mkdir -p "$rundir/perf"
+while read -r t w n q; do
+	[[ $t/$w =~ $rows ]] || continue
+	[[ $t == ramlld-* || ,$stacks, == *",$t,"* ]] || continue
+	if [ "$n" = absent ]; then
+		printf '%s\t%s\t\tabsent\n' "$t" "$w" >> "$rundir/cells.tsv"
+		continue
+	fi
+	printf '%s\t%s\t%s\tok\n' "$t" "$w" "$n" >> "$rundir/cells.tsv"
+	if [ "$perf" = 1 ]; then
+		printf '# Samples: 10K of event '\''cpu-clock'\''\n    %s%%  [k] scsi_queue_rq\n    %s%%  [.] td_io_queue\n' \
+			"$q" "$(awk -v q="$q" 'BEGIN { printf "%.2f", 100 - q }')" > "$rundir/perf/${t}_$w.txt"
+	fi
+done < "$kernel/cost"
+END
+chmod +x "$dir/fake-measure"
+export RAMLLD_AB_BUILD=$TOP/tests/compare/ab-fake-build RAMLLD_AB_MEASURE=$dir/fake-measure
+mkdir -p "$dir/src"
+echo 'all:' > "$dir/src/Makefile"
+# the patch adds 1,000 instructions to scsi_queue_rq: sd and lio-iblock (SCSI) move, nvme-tcp not
+cat > "$dir/src/cost" << 'END'
+ramlld-sd io_uring 10000 10.00
+lio-iblock io_uring 20000 5.00
+lio-iblock io_uring-qd1 30000 4.00
+nvme-tcp io_uring 40000 0
+nvme-tcp io_uring-qd1 50000 0
+nvme-loop io_uring absent 0
+nvme-loop io_uring-qd1 absent 0
+iscsi io_uring 60000 2.00
+END
+cp -a "$dir/src" "$dir/src.new"
+sed -i -e 's/^ramlld-sd io_uring 10000 10.00$/ramlld-sd io_uring 11000 18.18/' \
+	-e 's/^lio-iblock io_uring 20000 5.00$/lio-iblock io_uring 21000 9.524/' "$dir/src.new/cost"
+(cd "$dir" && diff -ruN src src.new > cost.patch) && fail "the test's patch is empty"
+
+# refusals: exit 2 naming the bad stack and the allowed ones, nothing built, booted or written
+expect_fail() { # TEXT CMD ARGS...: CMD ARGS exits 2 and says TEXT
+	local text=$1 rc=0
+	shift
+	"$@" > "$dir/err" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "$*: exit $rc, not 2: $(cat "$dir/err")"
+	grep -qF -- "$text" "$dir/err" || fail "$*: no '$text' in: $(cat "$dir/err")"
+}
+allowed="allowed: a comma list of lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma, or all"
+expect_fail "--stacks: bad stack 'nvme-foo' ($allowed)" \
+	"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --stacks iscsi,nvme-foo --out "$dir/bad"
+expect_fail "--stacks: no stack named" "$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --stacks , --out "$dir/bad"
+expect_fail "--stacks: bad stack 'lio-rd'" "$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --stacks lio-rd --plan
+[ ! -e "$RAMLLD_CACHE/builds" ] || [ ! -s "$RAMLLD_CACHE/builds" ] || fail "a refused compare/ab built: $(cat "$RAMLLD_CACHE/builds")"
+[ ! -e "$dir/bad" ] || fail "a refused compare/ab wrote $dir/bad"
+expect_fail "--ledger-stacks: bad stack 'iscsi-target' ($allowed)" \
+	"$TOP/compare/run" --ledger --no-build --ledger-stacks nvme-tcp,iscsi-target --out "$dir/bad"
+expect_fail "--ledger-stacks LIST goes with --ledger" "$TOP/compare/run" --no-build --ledger-stacks iscsi --out "$dir/bad"
+[ ! -e "$dir/bad" ] || fail "a refused compare/run wrote $dir/bad"
+expect_fail "--stacks: bad stack 'ublk' (allowed: lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma, or all)" \
+	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks ublk --top "$TOP"
+expect_fail "--stacks needs --top DIR" env -u RAMLLD_TOP "$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks iscsi
+[ ! -e "$dir/bad" ] || fail "a refused compare/ledger-guest wrote $dir/bad"
+expect_eq "ledger-guest --list-stacks" "lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma" \
+	"$("$TOP/compare/ledger-guest" --list-stacks)"
+
+# the plan: the stack rows, added to the rows --rows selects
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '^ramlld-sd/io_uring$' \
+	--stacks all --plan > "$dir/plan" 2>&1 || fail "--plan with --stacks: $(cat "$dir/plan")"
+grep -qF 'cells: the ledger rows matching ^ramlld-sd/io_uring$|^(lio-iblock|iscsi|nvme-tcp|nvme-loop|srp|nvme-rdma)/(io_uring|io_uring-qd1)$;' "$dir/plan" ||
+	fail "the plan's cells: $(cat "$dir/plan")"
+for s in lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma; do
+	grep -qxF "stack rows: $s/io_uring $s/io_uring-qd1" "$dir/plan" || fail "the plan has no $s rows: $(cat "$dir/plan")"
+done
+[ ! -s "$RAMLLD_CACHE/builds" ] || fail "--plan built"
+
+# an A/B with three stacks: the measurement gets the list, the report the stack rows
+out=$dir/out
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '^ramlld-sd/io_uring$' \
+	--stacks nvme-tcp,lio-iblock,nvme-loop --out "$out" > "$dir/log" 2>&1 || fail "compare/ab --stacks: $(tail -n 5 "$dir/log")"
+expect_eq "the measurements' stacks" 4 "$(grep -c ' stacks=nvme-tcp,lio-iblock,nvme-loop$' "$RAMLLD_CACHE/measures")"
+grep -q '^stacks=nvme-tcp,lio-iblock,nvme-loop ' "$out/ab.env" || fail "ab.env names no stacks: $(cat "$out/ab.env")"
+# iscsi's cell is in the cost file but not asked for: not measured
+expect="target,workload,base,changed,bound
+ramlld-sd,io_uring,10000.0,11000.0,20.0
+lio-iblock,io_uring,20000.0,21000.0,40.0
+lio-iblock,io_uring-qd1,30000.0,30000.0,60.0
+nvme-tcp,io_uring,40000.0,40000.0,80.0
+nvme-tcp,io_uring-qd1,50000.0,50000.0,100.0"
+[ "$(cat "$out/ab.csv")" = "$expect" ] || fail "ab.csv: $(cat "$out/ab.csv")"
+for line in '| lio-iblock | io_uring | 20,000 | 21,000 | +1,000 | +5.00 % | 0 (2) | 0 (2) | 40 | **changed** |' \
+	'| nvme-tcp | io_uring-qd1 | 50,000 | 50,000 | +0 | +0.00 % | 0 (2) | 0 (2) | 100 | **unchanged** |' \
+	'| nvme-loop | io_uring | | | | | | | | no figure: absent on both |' \
+	'| nvme-loop | io_uring-qd1 | | | | | | | | no figure: absent on both |'; do
+	grep -qF "$line" "$out/ab.md" || fail "no '$line' in ab.md: $(grep -E 'lio|nvme' "$out/ab.md")"
+done
+# the function table of a dashed target: scsi_queue_rq 1,000 -> 2,000 (5 % of 20,000, 9.524 % of 21,000)
+sed -n '/^### lio-iblock io_uring /,/^###/p' "$out/ab.md" | grep -qF '| scsi_queue_rq | 1,000 | 2,000 | +1,000 |' ||
+	fail "lio-iblock's function table: $(sed -n '/^### lio-iblock/,$p' "$out/ab.md")"
+grep -q '^### nvme-tcp io_uring (Δ +0, unchanged)' "$out/ab.md" || fail "no nvme-tcp function section"
+
+# a bisect over a stack's row brings that stack up (the plan says it)
+repo=$dir/repo
+mkdir -p "$repo"
+git -C "$repo" init -q
+git -C "$repo" config user.email test@example.org
+git -C "$repo" config user.name test
+for c in c1 c2; do
+	echo "$c" >> "$repo/log"
+	git -C "$repo" add -A
+	git -C "$repo" commit -q -m "$c"
+done
+"$TOP/compare/ab" --bisect HEAD~1 HEAD --git "$repo" --path iscsi/io_uring --threshold 100 --plan > "$dir/plan" 2>&1 ||
+	fail "--bisect --plan: $(cat "$dir/plan")"
+grep -qxF "stack rows: iscsi/io_uring iscsi/io_uring-qd1" "$dir/plan" || fail "the bisect of iscsi/io_uring has no iscsi: $(cat "$dir/plan")"
+echo "ok: --stacks refused with exit 2 on three tools; the plan's stack rows; stack rows through ab.csv, ab.md and its function table; a stack bisect path"
