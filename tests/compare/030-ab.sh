@@ -9,27 +9,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export RAMLLD_CACHE=$dir/cache
 # The fake build (tests/compare/ab-fake-build) keeps the tree's cost file; the fake measurement
-# reads it from the kernel, not the tree. run2 of a kernel reads 2 instructions more a cell: the
-# spread.
-cat > "$dir/fake-measure" << 'END'
-#!/bin/bash
-set -euo pipefail
-kernel=$1 rundir=$3 perf=$4
-extra=0
-[ "$(basename "$rundir")" = run1 ] || extra=2
-printf 'target\tworkload\tinstr\tstatus\n' > "$rundir/cells.tsv"
-mkdir -p "$rundir/perf"
-while read -r t w n q; do
-	printf '%s\t%s\t%s\tok\n' "$t" "$w" "$((n + extra))" >> "$rundir/cells.tsv"
-	# the profile: q of the samples in scsi_queue_rq, the rest in fio's loop
-	if [ "$perf" = 1 ]; then
-		printf '# Samples: 10K of event '\''cpu-clock'\''\n    %s%%  [k] scsi_queue_rq\n    %s%%  [.] td_io_queue\n' \
-			"$q" "$(awk -v q="$q" 'BEGIN { printf "%.2f", 100 - q }')" > "$rundir/perf/${t}_$w.txt"
-	fi
-done < "$kernel/cost"
-END
-chmod +x "$dir/fake-measure"
-export RAMLLD_AB_BUILD=$TOP/tests/compare/ab-fake-build RAMLLD_AB_MEASURE=$dir/fake-measure
+# (tests/compare/ab-fake-measure) reads it from the kernel, not the tree. run2 of a kernel reads 2
+# instructions more a cell: the spread.
+export RAMLLD_AB_BUILD=$TOP/tests/compare/ab-fake-build RAMLLD_AB_MEASURE=$TOP/tests/compare/ab-fake-measure
 mkdir -p "$dir/src"
 echo 'all:' > "$dir/src/Makefile"
 # scsi_queue_rq: 10 % of 10,000 on sd; the patch adds 1,000 instructions there (1,000 + 1,000

@@ -7,34 +7,13 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-export RAMLLD_CACHE=$dir/cache
-# The fake measurement: the kernel's cost file's cells that ROWS selects, each stack of STACKS
-# that the cost file names; nvme-loop's rows absent (as on Debian's 6.1). Its arguments are kept.
-cat > "$dir/fake-measure" << 'END'
-#!/bin/bash
-set -euo pipefail
-kernel=$1 rundir=$3 perf=$4 rows=$5 stacks=$6
-echo "rows=$rows stacks=$stacks" >> "$RAMLLD_CACHE/measures"
-printf 'target\tworkload\tinstr\tstatus\n' > "$rundir/cells.tsv"
-mkdir -p "$rundir/perf"
-while read -r t w n q; do
-	[[ $t/$w =~ $rows ]] || continue
-	[[ $t == ramlld-* || ,$stacks, == *",$t,"* ]] || continue
-	if [ "$n" = absent ]; then
-		printf '%s\t%s\t\tabsent\n' "$t" "$w" >> "$rundir/cells.tsv"
-		continue
-	fi
-	printf '%s\t%s\t%s\tok\n' "$t" "$w" "$n" >> "$rundir/cells.tsv"
-	if [ "$perf" = 1 ]; then
-		printf '# Samples: 10K of event '\''cpu-clock'\''\n    %s%%  [k] scsi_queue_rq\n    %s%%  [.] td_io_queue\n' \
-			"$q" "$(awk -v q="$q" 'BEGIN { printf "%.2f", 100 - q }')" > "$rundir/perf/${t}_$w.txt"
-	fi
-done < "$kernel/cost"
-END
-chmod +x "$dir/fake-measure"
-export RAMLLD_AB_BUILD=$TOP/tests/compare/ab-fake-build RAMLLD_AB_MEASURE=$dir/fake-measure
-mkdir -p "$dir/src"
+mkdir -p "$dir/src" "$dir/cache"
 echo 'all:' > "$dir/src/Makefile"
+export RAMLLD_CACHE=$dir/cache
+# The fake build and measurement (tests/compare/ab-fake-*): the cost file's cells that the rows
+# select, a stack's when the stacks name it; nvme-loop's rows absent (as on Debian's 6.1); run2
+# reads 2 instructions more a cell.
+export RAMLLD_AB_BUILD=$TOP/tests/compare/ab-fake-build RAMLLD_AB_MEASURE=$TOP/tests/compare/ab-fake-measure
 # the patch adds 1,000 instructions to scsi_queue_rq: sd and lio-iblock (SCSI) move, nvme-tcp not
 cat > "$dir/src/cost" << 'END'
 ramlld-sd io_uring 10000 10.00
@@ -95,19 +74,19 @@ expect_eq "the measurements' stacks" 4 "$(grep -c ' stacks=nvme-tcp,lio-iblock,n
 grep -q '^stacks=nvme-tcp,lio-iblock,nvme-loop ' "$out/ab.env" || fail "ab.env names no stacks: $(cat "$out/ab.env")"
 # iscsi's cell is in the cost file but not asked for: not measured
 expect="target,workload,base,changed,bound
-ramlld-sd,io_uring,10000.0,11000.0,20.0
-lio-iblock,io_uring,20000.0,21000.0,40.0
-lio-iblock,io_uring-qd1,30000.0,30000.0,60.0
-nvme-tcp,io_uring,40000.0,40000.0,80.0
-nvme-tcp,io_uring-qd1,50000.0,50000.0,100.0"
+ramlld-sd,io_uring,10001.0,11001.0,20.0
+lio-iblock,io_uring,20001.0,21001.0,40.0
+lio-iblock,io_uring-qd1,30001.0,30001.0,60.0
+nvme-tcp,io_uring,40001.0,40001.0,80.0
+nvme-tcp,io_uring-qd1,50001.0,50001.0,100.0"
 [ "$(cat "$out/ab.csv")" = "$expect" ] || fail "ab.csv: $(cat "$out/ab.csv")"
-for line in '| lio-iblock | io_uring | 20,000 | 21,000 | +1,000 | +5.00 % | 0 (2) | 0 (2) | 40 | **changed** |' \
-	'| nvme-tcp | io_uring-qd1 | 50,000 | 50,000 | +0 | +0.00 % | 0 (2) | 0 (2) | 100 | **unchanged** |' \
+for line in '| lio-iblock | io_uring | 20,001 | 21,001 | +1,000 | +5.00 % | 2 (2) | 2 (2) | 40 | **changed** |' \
+	'| nvme-tcp | io_uring-qd1 | 50,001 | 50,001 | +0 | +0.00 % | 2 (2) | 2 (2) | 100 | **unchanged** |' \
 	'| nvme-loop | io_uring | | | | | | | | no figure: absent on both |' \
 	'| nvme-loop | io_uring-qd1 | | | | | | | | no figure: absent on both |'; do
 	grep -qF "$line" "$out/ab.md" || fail "no '$line' in ab.md: $(grep -E 'lio|nvme' "$out/ab.md")"
 done
-# the function table of a dashed target: scsi_queue_rq 1,000 -> 2,000 (5 % of 20,000, 9.524 % of 21,000)
+# the function table of a dashed target: scsi_queue_rq 1,000 -> 2,000 (run1: 5 % of 20,001, 9.524 % of 21,001)
 sed -n '/^### lio-iblock io_uring /,/^###/p' "$out/ab.md" | grep -qF '| scsi_queue_rq | 1,000 | 2,000 | +1,000 |' ||
 	fail "lio-iblock's function table: $(sed -n '/^### lio-iblock/,$p' "$out/ab.md")"
 grep -q '^### nvme-tcp io_uring (Δ +0, unchanged)' "$out/ab.md" || fail "no nvme-tcp function section"
