@@ -107,6 +107,11 @@ def signed(x):
     return f"{x:+,.0f}"
 
 
+def vcpus(n):
+    """The guests' vCPUs in words: one ran fio alone; N ran N jobs, one pinned to each."""
+    return "1 vCPU" if str(n) == "1" else f"{n} vCPUs (a fio job pinned to each, IOPS summed)"
+
+
 def analyse(out):
     base_runs = read_runs(os.path.join(out, "base"))
     ch_runs = read_runs(os.path.join(out, "changed"))
@@ -179,7 +184,7 @@ def write(out, result):
                          f"key {m.get('key', '?')}, build {m.get('build', '?')}")
     lines += [
         f"- clock: {run_env.get('clock', 'icount (exact: 1 instruction = 1 ns of guest time)')}, "
-        f"{run_env.get('cpus', '1')} vCPU; cells: {run_env.get('cells', 'the ledger rows')}",
+        f"{vcpus(run_env.get('cpus', '1'))}; cells: {run_env.get('cells', 'the ledger rows')}",
         "- bound: the spread of base's runs + the spread of changed's, at least 0.2 % of base; "
         "changed when |Δ| exceeds it; runs disagree when a kernel's runs differ by more than 0.5 %",
         "",
@@ -221,7 +226,11 @@ def write(out, result):
         for fn, b, c, d, e in rows[:TOP_FUNCS]:
             lines.append(f"| {fn} | {fmt(b)} | {fmt(c)} | {signed(d)} | {fmt(e)} |")
         lines.append("")
-    if not any_perf:
+    if not any_perf and str(run_env.get("cpus", "1")) != "1":
+        lines += ["No perf profile in these runs: with several vCPUs a vCPU's cpu-clock runs on "
+                  "guest time, which passes while the other vCPUs execute, so its samples are not "
+                  "its instructions.", ""]
+    elif not any_perf:
         lines += ["No perf profile in these runs.", ""]
     with open(os.path.join(out, "ab.md"), "w") as f:
         f.write("\n".join(lines))

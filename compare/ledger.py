@@ -8,7 +8,9 @@
                                 --kernels ... --ledger): DIR/ledger-kernels.md
 
 DIR holds what compare/ledger-guest wrote: ledger.tsv, meta.env, perf/<id>.txt. On the exact
-clock (meta.env clock=icount, one vCPU) 10^9 / IOPS is the whole path's instructions per I/O.
+clock (meta.env clock=icount) 10^9 / IOPS is the whole guest's instructions per I/O: with one
+vCPU the whole path's; with N vCPUs (N fio jobs, one a CPU) every CPU's, the vCPUs taking turns
+on the one instruction-counted clock.
 """
 
 import json
@@ -122,7 +124,9 @@ def markdown(res, title="Per-core ledger"):
              f"`{m.get('command', 'compare/run --ledger')}`.")
     L.append("")
     rw = "writes" if m.get("rw") == "randwrite" else "reads"
-    L.append(f"Workload: compare/workloads/percore.fio's [global] (4k random {rw}, one job, depth "
+    ncpu = int(m.get("cpus") or 1)
+    jobs = "one job" if ncpu == 1 else f"{ncpu} jobs, one pinned to each vCPU, IOPS summed"
+    L.append(f"Workload: compare/workloads/percore.fio's [global] (4k random {rw}, {jobs}, depth "
              "32 submitted and reaped 8 at a time), queue settings of profile one-core-peak "
              "(scheduler none, iostats 0, nomerges 2). ramlld's base: `mode=all nr_hw_queues=1 "
              "submit_queues=1 poll_queues=1 can_queue=64 queue_rqs=1 complete_batch=1 irqmode=0`; "
@@ -131,8 +135,11 @@ def markdown(res, title="Per-core ledger"):
              "(one I/O in flight); the others add one option to io_uring.")
     L.append("")
     if res["exact"]:
-        L.append("On the exact clock with one vCPU, instructions per I/O = 10^9 / IOPS (fio, "
-                 "syscalls, block layer, driver, completion: the whole path). Stages: each "
+        who = ("the whole path" if ncpu == 1 else
+               f"the whole path on all {ncpu} vCPUs, which take turns on the one counted clock, "
+               "with what they cost each other")
+        L.append("On the exact clock, instructions per I/O = 10^9 / IOPS (fio, "
+                 f"syscalls, block layer, driver, completion: {who}). Stages: each "
                  "row's perf self samples (cpu-clock, which fires every N guest ns = N "
                  "instructions), split by function name into stages (compare/lib/perf.py STAGES), "
                  "as shares of the busy samples times the row's instructions per I/O. "
@@ -176,9 +183,11 @@ def kernels_markdown(root):
         for r in (res or {}).get("rows", []):
             if r["id"] not in ids:
                 ids.append(r["id"])
+    cpus = next((r["meta"].get("cpus") for _, r in runs if r and r["meta"].get("cpus")), "?")
     L = ["# Per-core ledger per kernel", ""]
     L.append(f"Command: `{meta.get('command', '?')}`, {meta.get('date', '?')}, git "
-             f"{meta.get('git', '?')}. Per kernel: compare/ledger-guest in one 1-vCPU guest; each "
+             f"{meta.get('git', '?')}. Per kernel: compare/ledger-guest in one "
+             f"{cpus}-vCPU guest; each "
              "folder has its own ledger.md with the stage split.")
     L.append("")
     head = ["row"]

@@ -62,7 +62,6 @@ check_options() {
 	if [ "$ledger" = 1 ]; then
 		[ -z "$levels_given" ] || conflict --ledger "${levels_given# }" "the ledger has its own rows"
 		[ "$wide" = 0 ] || conflict --ledger --wide
-		[ "$cpus_given" = 0 ] || conflict --ledger --cpus "the ledger's guest has 1 vCPU"
 	fi
 	[ -z "$bench" ] || [ -z "$kernels" ] || conflict --bench --kernels
 	[ -z "$two_node_args" ] || [ -n "$two_node" ] || die "--two-node-args ARGS goes with --two-node STACKS"

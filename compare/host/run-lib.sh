@@ -96,7 +96,7 @@ run_kernels() {
 	exit "$rc"
 }
 
-# --ledger: compare/ledger-guest in one 1-vCPU guest, then compare/ledger.py
+# --ledger: compare/ledger-guest in one guest (1 vCPU unless --cpus), then compare/ledger.py
 run_ledger() {
 	[ -z "$host_devs" ] || die "--ledger runs a guest: it does not go with --host"
 	[ -z "$bench" ] || die "--ledger does not go with --bench"
@@ -107,9 +107,14 @@ run_ledger() {
 		--runtime) lopt+=(--runtime "${gargs[$((i + 1))]}"); i=$((i + 1)) ;;
 		--no-perf) lopt+=(--no-perf) ;;
 		--perf) ;;
-		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --ledger-stacks --runtime --no-perf --kernel --kernels --out --no-build --mem)" ;;
+		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --ledger-stacks --runtime --no-perf --kernel --kernels --cpus --out --no-build --mem)" ;;
 		esac
 	done
+	local lcpus=1
+	if [ "$cpus_given" = 1 ]; then
+		[[ $cpus =~ ^[1-9][0-9]*$ ]] || die "--cpus: bad value '$cpus' (allowed: a number >= 1)"
+		lcpus=$cpus
+	fi
 	[ -z "$ledger_rows" ] || lopt+=(--rows "$ledger_rows")
 	[ -z "$ledger_rw" ] || lopt+=(--rw "$ledger_rw")
 	# the stacks' rows: the guest runs tools/stack from this tree (it sees the host's root)
@@ -126,7 +131,7 @@ run_ledger() {
 	build_module
 	mkdir -p "$out/harness"
 	cp -r "$here/ledger-guest" "$here/workloads" "$out/harness/"
-	vm=("$top/tools/vm/run" --cpus 1 --mem "$mem" --timeout 7200 --share "$out")
+	vm=("$top/tools/vm/run" --cpus "$lcpus" --mem "$mem" --timeout 7200 --share "$out")
 	[ "$vm_clock" = 0 ] || vm+=(--clock "$clock")
 	[ -z "$icount_shift" ] || vm+=(--icount-shift "$icount_shift")
 	[ -z "$kernel" ] || vm+=(--kernel "$kernel")

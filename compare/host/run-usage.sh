@@ -103,7 +103,8 @@ clock (docs/clock.md):
   --icount-shift N   with --clock icount: 2^N ns per instruction (tools/vm/run; default 0): the
                      SMP time-slice experiment of docs/clock.md
 the per-core ledger (docs/ledger.md):
-  --ledger           instead of the matrix: one 1-vCPU guest on the exact clock runs
+  --ledger           instead of the matrix: one guest on the exact clock (1 vCPU; with --cpus N,
+                     N vCPUs and N fio jobs a row, one a CPU: compare/ledger-guest --help) runs
                      compare/ledger-guest: ramlld bio, mq and sd, null_blk (memory_backed 1/0,
                      poll_queues 1/0), brd and scsi_debug poll_queues=1, each engine feature
                      (libaio, io_uring, fixedbufs, registerfiles, sqthread_poll, hipri) and each

@@ -86,9 +86,16 @@ check_refused "bad value '0'" "$TOP/compare/ledger-guest" --out "$dir/x" --runti
 check_refused "--ledger-rw: bad value 'write'" "$TOP/compare/run" --ledger --ledger-rw write --out "$dir/x"
 check_refused "--ledger-rw RW goes with --ledger" "$TOP/compare/run" --ledger-rw randwrite --out "$dir/x"
 check_refused "--rw: bad value 'rw'" "$TOP/compare/ledger-guest" --out "$dir/x" --rw rw
+check_refused "--cpus: bad value 'two'" "$TOP/compare/run" --ledger --cpus two --out "$dir/x"
 [ ! -e "$dir/x" ] || fail "a refused run left $dir/x behind"
 echo "ok: nothing left behind by the refusals"
 printf 'rw=randwrite\n' >> "$dir/meta.env"
 python3 "$TOP/compare/ledger.py" "$dir" > /dev/null || fail "ledger.py failed on a randwrite ledger"
 grep -qF "(4k random writes," "$dir/ledger.md" || fail "ledger.md of a randwrite ledger does not say writes"
 echo "ok: a randwrite ledger says writes"
+sed -i 's/^cpus=1$/cpus=2/' "$dir/meta.env"
+python3 "$TOP/compare/ledger.py" "$dir" > /dev/null || fail "ledger.py failed on a 2-vCPU ledger"
+grep -qF "(4k random writes, 2 jobs, one pinned to each vCPU, IOPS summed," "$dir/ledger.md" ||
+	fail "a 2-vCPU ledger does not say its jobs: $(grep -F 'Workload:' "$dir/ledger.md")"
+grep -qF "the whole path on all 2 vCPUs" "$dir/ledger.md" || fail "a 2-vCPU ledger does not say what it counts"
+echo "ok: a 2-vCPU ledger says its jobs and what it counts"

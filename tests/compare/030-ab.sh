@@ -95,6 +95,8 @@ expect_fail 2 "nothing to compare" --out "$dir/x"
 expect_fail 2 "--ab-patch: no file '$dir/none.patch'" --ab-patch "$dir/none.patch" --source "$dir/src"
 expect_fail 2 "unknown argument '--frobnicate'" --frobnicate
 expect_fail 2 "--runs: bad value '0'" --ab-patch "$dir/cost.patch" --source "$dir/src" --runs 0
+expect_fail 2 "--cpus: bad value '0' (allowed: 1-8)" --ab-patch "$dir/cost.patch" --source "$dir/src" --cpus 0
+expect_fail 2 "--cpus: bad value '9' (allowed: 1-8)" --ab-patch "$dir/cost.patch" --source "$dir/src" --cpus 9
 expect_fail 2 "--source: '$dir' is not a kernel source tree" --ab-patch "$dir/cost.patch" --source "$dir"
 expect_fail 2 "--ab-patch does not go with --git" --ab-patch "$dir/cost.patch" --git "$dir/src"
 expect_fail 2 "--rows: bad regular expression" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '(('
@@ -111,10 +113,23 @@ grep -qF "compare/ab: nothing to compare" "$dir/err" || fail "compare/run --ab: 
 "$TOP/compare/run" --ab --ab-patch "$dir/cost.patch" --source "$dir/src" --plan > "$dir/plan" 2>&1 ||
 	fail "compare/run --ab --plan: $(cat "$dir/plan")"
 grep -qF "changed: $dir/src + $dir/cost.patch (patch -p1)" "$dir/plan" || fail "compare/run --ab --plan: $(cat "$dir/plan")"
+grep -qF "exact clock, 1 vCPU" "$dir/plan" || fail "the plan names no vCPU count: $(cat "$dir/plan")"
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --cpus 2 --plan > "$dir/plan" 2>&1 ||
+	fail "compare/ab --cpus 2 --plan: $(cat "$dir/plan")"
+grep -qF "exact clock, 2 vCPUs" "$dir/plan" || fail "--cpus 2: the plan says $(cat "$dir/plan")"
 [ ! -s "$RAMLLD_CACHE/builds" ] || fail "a refused run built: $(cat "$RAMLLD_CACHE/builds")"
 # a patch that does not apply: exit 1 after base, and the work copy is left at base
 sed 's/^-ramlld-sd io_uring 10000 10.00$/-ramlld-sd io_uring 12345 10.00/' "$dir/cost.patch" > "$dir/bad.patch"
 expect_fail 1 "does not apply" --ab-patch "$dir/bad.patch" --source "$dir/src" --out "$dir/bad"
 grep -q '^ramlld-sd io_uring 10000 ' "$w/cost" || fail "a failed patch changed the work copy"
 [ ! -e "$w/.ramlld-ab.patch" ] || fail "a failed patch is recorded in the work copy"
+# --cpus 2 reaches ab.env and the report's clock line
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --cpus 2 --out "$dir/c2" > "$dir/log" 2>&1 ||
+	fail "compare/ab --cpus 2 failed: $(tail -n 5 "$dir/log")"
+grep -qx 'cpus=2' "$dir/c2/ab.env" || fail "--cpus 2: ab.env says $(grep cpus "$dir/c2/ab.env")"
+grep -qF '2 vCPUs (a fio job pinned to each, IOPS summed)' "$dir/c2/ab.md" || fail "--cpus 2: ab.md's clock line: $(grep clock: "$dir/c2/ab.md")"
+# and no perf profile: a vCPU's cpu-clock samples guest time there, not its instructions
+grep -qF 'no perf profile' "$dir/log" || fail "--cpus 2 does not say it drops perf: $(cat "$dir/log")"
+[ -z "$(find "$dir/c2" -path '*/perf/*' -type f)" ] || fail "--cpus 2 profiled: $(find "$dir/c2" -path '*/perf/*' -type f)"
+grep -qF 'its samples are not its instructions' "$dir/c2/ab.md" || fail "--cpus 2: ab.md does not say why it has no function table"
 echo "ok: compare/ab --ab-patch: table, bound, verdicts, ab.csv, function table, work copy at base, refusals"
