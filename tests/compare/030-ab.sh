@@ -132,4 +132,11 @@ grep -qF '2 vCPUs (a fio job pinned to each, IOPS summed)' "$dir/c2/ab.md" || fa
 grep -qF 'no perf profile' "$dir/log" || fail "--cpus 2 does not say it drops perf: $(cat "$dir/log")"
 [ -z "$(find "$dir/c2" -path '*/perf/*' -type f)" ] || fail "--cpus 2 profiled: $(find "$dir/c2" -path '*/perf/*' -type f)"
 grep -qF 'its samples are not its instructions' "$dir/c2/ab.md" || fail "--cpus 2: ab.md does not say why it has no function table"
+# --targets: those targets' rows only (mq's left out), and through compare/run as the issue's
+# command line has it; refusals name the bad value
+"$TOP/compare/run" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets ramlld-sd,brd --out "$dir/tg" > "$dir/log" 2>&1 ||
+	fail "compare/run --ab-patch --targets failed: $(tail -n 5 "$dir/log")"
+expect_eq "--targets ramlld-sd,brd: ab.csv's targets" "ramlld-sd brd" "$(awk -F, 'NR > 1 { printf "%s%s", s, $1; s = " " }' "$dir/tg/ab.csv")"
+expect_fail 2 "--targets: bad target 'ramlld'" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets ramlld-sd,ramlld
+expect_fail 2 "--targets and --rows exclude each other" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets brd --rows brd
 echo "ok: compare/ab --ab-patch: table, bound, verdicts, ab.csv, function table, work copy at base, refusals"
