@@ -112,7 +112,7 @@ grep -qF "first changed commit: ${c3:0:7} fakeb: cheaper" "$dir/log" || fail "no
 grep -qF '| nullb-mb1-poll1 | hipri-all | 10,575 | 8,038 | -2,537 |' "$dir/bis/ab.md" || fail "the A/B of c3: $(cat "$dir/bis/ab.md")"
 grep -q "^source=Debian kernel $ver (6.1.192-3) + $repo ${c1:0:12}\.\.${c3:0:12} (fakeb: cheaper)" "$dir/bis/changed/kernel.env" ||
 	fail "changed is not c3: $(cat "$dir/bis/changed/kernel.env")"
-grep -qF -- "--kernel $k --path nullb-mb1-poll1/hipri-all" "$dir/bis/ab.md" || fail "the report's command lacks --kernel: $(head -n 3 "$dir/bis/ab.md")"
+grep -qF -- "--kernel $k --source $src --path nullb-mb1-poll1/hipri-all" "$dir/bis/ab.md" || fail "the report's command lacks --kernel: $(head -n 3 "$dir/bis/ab.md")"
 # GOOD itself is the kernel as packaged, measured without a rebuild
 expect_eq "GOOD's kernel" "$k" "$(head -n 1 "$RAMLLD_CACHE/measures")"
 awk -v c3="$c3" '$1 == c3 && $3 != "bad" { exit 1 }' "$dir/bis/bisect.tsv" || fail "c3 not judged bad: $(cat "$dir/bis/bisect.tsv")"

@@ -72,6 +72,9 @@ out=$dir/out
 	--stacks nvme-tcp,lio-iblock,nvme-loop --out "$out" > "$dir/log" 2>&1 || fail "compare/ab --stacks: $(tail -n 5 "$dir/log")"
 expect_eq "the measurements' stacks" 4 "$(grep -c ' stacks=nvme-tcp,lio-iblock,nvme-loop$' "$RAMLLD_CACHE/measures")"
 grep -q '^stacks=nvme-tcp,lio-iblock,nvme-loop ' "$out/ab.env" || fail "ab.env names no stacks: $(cat "$out/ab.env")"
+# the report's command is the one given, --rows and --stacks as typed
+grep -qF "Command: \`compare/ab --ab-patch $dir/cost.patch --source $dir/src --rows '^ramlld-sd/io_uring\$' --stacks nvme-tcp,lio-iblock,nvme-loop --out $out\`" "$out/ab.md" ||
+	fail "the report's command: $(grep Command "$out/ab.md")"
 # iscsi's cell is in the cost file but not asked for: not measured
 expect="target,workload,base,changed,bound
 ramlld-sd,io_uring,10001.0,11001.0,20.0
