@@ -4,7 +4,7 @@
 #   make                  build drivers/ramlld.ko and drivers/ramlld_scsi.ko (KDIR=... another tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
-#   make check-two-node   the tests that boot a target's and an initiator's guest (docs/stacks.md)
+#   make check-two-node   the two-node halves' tests, most in a target's and an initiator's guest
 #   make compare          the comparison (compare/README or docs/usage.md); HOST=1 YES=1: on this
 #                         machine's own kernel, as root (compare/run --bare-metal)
 #   make build-kernels    W=1 builds for the Debian kernels 5.10 6.1 6.12 7.x (docs/kernels.md)
@@ -56,7 +56,8 @@ check:
 	@$(MAKE) --no-print-directory module
 	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
 
-# The two-node tests (tests/run --suite two-node): two guests each, 40 s to 8 min a test (15 min
+# The two-node tests (tests/run --suite two-node): the two-node halves of tools/stack, two guests
+# a test but one (018: the halves failed part-way, one guest), 40 s to 8 min a test (about 20 min
 # together at host load 2-4), out of make check's time; CI runs them after it.
 check-two-node:
 	@$(TOP)/tools/deps
