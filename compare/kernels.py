@@ -18,7 +18,7 @@ from lib.fmt import fmt, pm, table  # noqa: E402  (the same as every report)
 from lib.results import clock_text, read_env  # noqa: E402
 from lib.stats import ratio  # noqa: E402
 
-SCSI = "ramlld-scsi"
+SCSI = "ramlld-sd"
 
 
 def load(root):
@@ -41,7 +41,7 @@ def load(root):
 
 
 def cell_keys(runs):
-    """(profile, workload, section) measured on ramlld-scsi in any run, in report order."""
+    """(profile, workload, section) measured on ramlld-sd in any run, in report order."""
     keys = []
     for r in runs:
         for c in r.get("cells", []):
@@ -84,10 +84,10 @@ def build(root):
 
 
 def rel_cost(idx, profile):
-    """What the SCSI midlayer adds per I/O, ramlld-scsi − ramlld-mq on 4k randread QD32: in
+    """What the SCSI midlayer adds per I/O, ramlld-sd − ramlld-mq on 4k randread QD32: in
     instructions on the exact clock, else /proc/stat's busy µs (None without both cells)."""
     cell = (profile, "qd32", "randread-4k-qd32")
-    s, m = idx.get(("ramlld-scsi",) + cell), idx.get(("ramlld-mq",) + cell)
+    s, m = idx.get(("ramlld-sd",) + cell), idx.get(("ramlld-mq",) + cell)
     if not s or not m:
         return None
     key = "instr_per_io" if s.get("instr_per_io") else "cpu_us_per_io_stat"

@@ -49,6 +49,7 @@ if [ -n "$host_devs" ]; then
 	[ ${#also_specs[@]} -eq 0 ] || die "--also-cells and --host-devs exclude each other"
 	tlist=(host)
 else
+	[ -z "$targets" ] || targets=$(target_names "$prog" --targets "$targets")
 	IFS=', ' read -r -a tlist <<< "${targets:-$(level_targets "$level" | tr '\n' ' ')}"
 	check_targets --targets "${tlist[@]}"
 fi

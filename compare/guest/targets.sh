@@ -24,7 +24,7 @@ check_needs() {
 
 # read_targets: every compare/targets/*.sh, checked, into ALL_TARGETS (by order) and T_<KEY>
 # (bash builtins and one sort: a TCG guest pays for every program started)
-declare -A T_DESC T_GROUP T_ORDER T_LEVELS T_LOAD T_PRECONDITION T_OWN T_NEEDS
+declare -A T_DESC T_GROUP T_ORDER T_LEVELS T_LOAD T_PRECONDITION T_OWN T_NEEDS ALIAS_OF
 ALL_TARGETS=()
 bad_target() { die "$TARGETS_DIR/$1: $2 (see docs/usage.md, \"Adding a target\")"; }
 read_targets() {
@@ -63,12 +63,36 @@ read_targets() {
 			done
 		fi
 		check_needs "$n" "${h[needs]:-}"
+		for w in ${h[alias]:-}; do
+			[[ $w =~ ^[a-z0-9][a-z0-9-]*$ && ! -f $TARGETS_DIR/$w.sh ]] ||
+				bad_target "$n.sh" "bad alias '$w' in '# alias:' (allowed: a name no target file has, of lower-case letters, digits and '-')"
+			[ -z "${ALIAS_OF[$w]:-}" ] || bad_target "$n.sh" "alias '$w' is also ${ALIAS_OF[$w]}.sh's"
+			ALIAS_OF[$w]=$n
+		done
 		T_NEEDS[$n]=${h[needs]:-}
 		T_DESC[$n]=${h[desc]} T_GROUP[$n]=${h[group]} T_ORDER[$n]=${h[order]} T_LEVELS[$n]=${h[levels]}
 		T_LOAD[$n]=${h[load]} T_PRECONDITION[$n]=${h[precondition]} T_OWN[$n]=${h[own-functions]:-}
 	done
 	[ ${#T_DESC[@]} -gt 0 ] || die "no target files in $TARGETS_DIR"
 	mapfile -t ALL_TARGETS < <(for n in "${!T_DESC[@]}"; do echo "${T_ORDER[$n]} $n"; done | sort -k1,1n -k2 | cut -d' ' -f2)
+}
+
+# target_names PROG OPTION LIST: LIST (comma-separated) with each name that a target's
+# "# alias:" header lists replaced by that target's name, which stderr says; other names are
+# left for the caller to check. Needs only TARGETS_DIR: compare/run and compare/ab use it.
+target_names() {
+	local t f mapped=() names
+	IFS=', ' read -r -a names <<< "$3"
+	for t in "${names[@]}"; do
+		if [[ $t =~ ^[a-z0-9][a-z0-9-]*$ && ! -f $TARGETS_DIR/$t.sh ]] &&
+			f=$(grep -lE "^# alias:(.* )?$t( .*)?\$" "$TARGETS_DIR"/*.sh | head -n 1); then
+			f=${f##*/}
+			echo "$1: $2: '$t' is target '${f%.sh}'" >&2
+			t=${f%.sh}
+		fi
+		mapped+=("$t")
+	done
+	(IFS=,; echo "${mapped[*]}")
 }
 
 # check_target_functions: each target file must source cleanly and define $TARGET_FUNCS

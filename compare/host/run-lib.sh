@@ -62,7 +62,7 @@ run_kernels() {
 			die "--kernels: unknown kernel '$k' (allowed: bullseye bookworm trixie sid, or a version: tools/vm/kernel --help)"
 	done
 	if [ "$sel" = 0 ] && [ -z "$bench" ] && [ "$ledger" = 0 ]; then
-		pass=(--quick --targets "ramlld-bio,ramlld-mq,ramlld-scsi" --profiles default
+		pass=(--quick --targets "ramlld-bio,ramlld-mq,ramlld-sd" --profiles default
 			--only "qd32/randread-4k-qd32,lat-qd1/randread-4k-qd1,seed-004/seq-read"
 			--repeats 3 --runtime 2 --no-breakdown "${pass[@]}")
 	fi

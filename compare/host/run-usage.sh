@@ -23,7 +23,7 @@ levels (--plan prints a level's cells, run count, estimated time and guest timeo
 measured times are in docs/benches.md):
   --quick            the exact quick level on the exact clock (the default under TCG) when no
                      --only, --targets, --profiles or --bench narrows it: the 6 core targets
-                     (ramlld-bio, -mq, -scsi, brd, nullb-mq, sdebug-norwlock) x 4k randread and
+                     (ramlld-bio, -mq, -sd, brd, nullb-mq, sdebug-norwlock) x 4k randread and
                      randwrite QD32 under seed-001, and the cost ladder's 4k randread QD32 on
                      ramlld's 3 paths, lio-iblock, iscsi, srp and nvme-tcp (docs/stacks.md),
                      io_uring hipri on ramlld's polled mq and sd disks (the summary's row);
@@ -39,10 +39,10 @@ measured times are in docs/benches.md):
                      QD32, 1 run of 1 s a cell), every report section
   (default)          the exact default level on the exact clock, when nothing narrows it: every
                      seed section on the systems its post compared (seed 000: LIO and
-                     ramlld-scsi, 25 % writes over 1, 4, 10, 32 LUNs, 75 % at 10 and 32; 001:
+                     ramlld-sd, 25 % writes over 1, 4, 10, 32 LUNs, 75 % at 10 and 32; 001:
                      the dd run on ramlld's paths and scsi_debug fake_rw=0/1; 002: the 13-size
-                     sweep under the read-ahead x max_sectors_kb grid on ramlld-scsi; 003: LIO,
-                     ramlld-scsi, SRP; 004: ramlld-scsi with throw-away off and on, scsi_debug),
+                     sweep under the read-ahead x max_sectors_kb grid on ramlld-sd; 003: LIO,
+                     ramlld-sd, SRP; 004: ramlld-sd with throw-away off and on, scsi_debug),
                      every reference on 4k randread and randwrite QD32 and randread QD1,
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
                      rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
@@ -89,7 +89,7 @@ within 0.5 %; on host time 5 repeats interleaved across targets, and a goal is m
   --bench bio        ramlld-bio vs brd
   --bench mq         ramlld-mq vs null_blk mq memory_backed=1 and =0, throw_away_reads/writes=1,
                      and the bio/mq ratio on the same store
-  --bench scsi       seed-001 tuning on all: ramlld-scsi vs scsi_debug delay=0 no_rwlock=1,
+  --bench scsi       seed-001 tuning on all: ramlld-sd vs scsi_debug delay=0 no_rwlock=1,
                      throw_away_reads/writes=1 vs fake_rw=1, and the bio/scsi ratio
                      --targets, --only, --profiles narrow a bench: e.g. --bench mq --targets
                      ramlld-mq-tar,nullb-mq-nodata --only qd32/randread-4k-qd32 --repeats 30

@@ -130,7 +130,7 @@ def cell_ratio(idx, a, b, metric="iops"):
 
 
 def targets_of(cells, w):
-    order = ["ramlld-bio", "ramlld-mq", "ramlld-scsi", "ramlld-scsi-tar", "sdebug",
+    order = ["ramlld-bio", "ramlld-mq", "ramlld-sd", "ramlld-sd-tar", "sdebug",
              "sdebug-norwlock", "sdebug-fakerw", "lio"]
     ts = {c["target"] for c in cells if c["workload"] == w}
     return sorted(ts, key=lambda t: (order.index(t) if t in order else len(order), t))

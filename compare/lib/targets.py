@@ -143,7 +143,7 @@ def ladder(headers):
 
 # tools/stack-ladder's names of the rungs whose target has another name (tools/stack's for the
 # stacks; its folder: RUNG-SECTION.json)
-STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-scsi", "lio-rd": "lio"}
+STACK_LADDER = {"bio": "ramlld-bio", "mq": "ramlld-mq", "sd": "ramlld-sd", "lio-rd": "lio"}
 
 
 def stack_ladder_rungs(headers):

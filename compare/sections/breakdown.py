@@ -15,10 +15,10 @@ SHOWN = ("scsi+sd", "block", "ramlld", "other driver", "copy", "sched+workqueue"
 
 
 def midlayer(run, profile):
-    """What the SCSI midlayer adds per I/O: ramlld-scsi − ramlld-mq, 4k randread QD32; the
+    """What the SCSI midlayer adds per I/O: ramlld-sd − ramlld-mq, 4k randread QD32; the
     exact count where it exists (instructions), else /proc/stat's busy µs."""
     key = "instr_per_io" if run.exact else "cpu_us_per_io_stat"
-    s = run.cell("ramlld-scsi", profile, "qd32", "randread-4k-qd32")
+    s = run.cell("ramlld-sd", profile, "qd32", "randread-4k-qd32")
     m = run.cell("ramlld-mq", profile, "qd32", "randread-4k-qd32")
     if not s or not m or s[key] is None or m[key] is None:
         return None
@@ -58,7 +58,7 @@ def render(run, plots):
     mids = [x for x in (midlayer(run, p) for p in run.profiles) if x]
     if mids:
         unit = "instructions per I/O" if ex else "busy CPU µs per I/O (/proc/stat)"
-        L += [f"What the SCSI midlayer adds per I/O ({unit}): ramlld-scsi − ramlld-mq, same "
+        L += [f"What the SCSI midlayer adds per I/O ({unit}): ramlld-sd − ramlld-mq, same "
               "store, same workload:", "",
               table(["profile", "sd", "mq", "added", "added %"],
                     [[m["profile"], fmt(m["scsi"]), fmt(m["mq"]), pm(m["added"], m["added_std"]),

@@ -99,7 +99,7 @@ def block_vs_scsi(run, plots):
     for p in run.profiles:
         rows = []
         for c in run.cells:
-            if c["profile"] != p or c["target"] != "ramlld-scsi":
+            if c["profile"] != p or c["target"] != "ramlld-sd":
                 continue
             k = (c["workload"], c["section"])
             b = run.idx.get(("ramlld-bio", p) + k)
@@ -114,8 +114,8 @@ def block_vs_scsi(run, plots):
             L += [f"### profile {p}", "",
                   table(["workload", "bio IOPS", "mq IOPS", "scsi IOPS", "bio/scsi", "mq/scsi",
                          f"bio {unit}", f"mq {unit}", f"scsi {unit}"], rows), ""]
-    if not any(c["target"] == "ramlld-scsi" for c in run.cells):
-        L += ["No ramlld-scsi cells in this run (see Notes).", ""]
+    if not any(c["target"] == "ramlld-sd" for c in run.cells):
+        L += ["No ramlld-sd cells in this run (see Notes).", ""]
     img = run.once("iops.png", lambda: iops_plot(run, plots))
     return L + ([img, ""] if img else [])
 

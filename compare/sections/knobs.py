@@ -70,7 +70,7 @@ def plot(run, plots):
         for k, (fe, col, off) in enumerate((("mq", "tab:blue", -0.2), ("sd", "tab:orange", 0.2))):
             vals = [e[3].get(fe, (0, ""))[0] for e in rows]
             ax.barh([y + off for y in ys], vals, 0.4, color=col,
-                    label="ramlld-mq (blk-mq disk)" if fe == "mq" else "ramlld-scsi (sd disk)")
+                    label="ramlld-mq (blk-mq disk)" if fe == "mq" else "ramlld-sd (sd disk)")
         ax.axvline(0, color="grey", linewidth=0.8)
         ax.set_yticks(list(ys))
         ax.set_yticklabels(labels, fontsize=7)

@@ -24,7 +24,7 @@ def seed000(root, cells, idx, exact=False):
                     "LUNs; CPU ~95 % user, ~5 % sys (3.6-rc0, 2x Xeon E5-2687W = 32 threads, "
                     "500 MB LUNs, numjobs=32, iodepth 64, batch 4/32)",
            "compared": "`lio`: LIO rd_mcp with emulate_write_cache=1, one tcm_loop target (its own "
-                       "SCSI host) per LUN, as the post; `ramlld-scsi`: ramlld's SCSI LLD, one "
+                       "SCSI host) per LUN, as the post; `ramlld-sd`: ramlld's SCSI LLD, one "
                        "host with N LUNs (host-wide tags). The post's fio job on the first N "
                        "LUNs, one fio job per guest CPU instead of 32, LUNs of 16 MiB instead "
                        "of 500 MB (guest memory); CPU split from /proc/stat over each run "

@@ -53,8 +53,8 @@ SEED001_ROLES = {
     "ramlld-bio": "ramlld-bio, ramlld's bio-based disk: the block LLD (the post's was bio-based: "
                   "make_request)",
     "ramlld-mq": "ramlld-mq, ramlld's blk-mq disk (the post had none)",
-    "ramlld-scsi": "ramlld-scsi, ramlld's SCSI LLD under sd: the SCSI LLD doing the I/O",
-    "ramlld-scsi-tar": "ramlld-scsi-tar, ramlld's SCSI LLD with throw_away_reads/writes=1",
+    "ramlld-sd": "ramlld-sd, ramlld's SCSI LLD under sd: the SCSI LLD doing the I/O",
+    "ramlld-sd-tar": "ramlld-sd-tar, ramlld's SCSI LLD with throw_away_reads/writes=1",
     "sdebug": "scsi_debug delay=0 fake_rw=0",
     "sdebug-fakerw": "scsi_debug delay=0 fake_rw=1 (the post's)",
 }
@@ -110,7 +110,7 @@ def seed001(root, cells, idx, exact=False):
     sec["compared"] = seed001_measured(root, cells, w)
     post = {"sdebug-fakerw": (216e3, "scsi_debug fake_rw=1"),
             "sdebug": (None, "scsi_debug fake_rw=0 (Bart: 651K vs 800K fake_rw=1)"),
-            "ramlld-scsi": (190e3, "the SCSI LLD"), "ramlld-mq": (None, "(blk-mq)"),
+            "ramlld-sd": (190e3, "the SCSI LLD"), "ramlld-mq": (None, "(blk-mq)"),
             "ramlld-bio": (380e3, "the block LLD")}
     rows = []
     profs = sorted({c["profile"] for c in cells if c["workload"] == w and c["section"] == "dd"})
@@ -121,7 +121,7 @@ def seed001(root, cells, idx, exact=False):
     basis = " / ".join(sorted(set(bases))) or "I/O window"
     bars = []
     for p in profs:
-        scsi = dd_window(root, idx.get(("ramlld-scsi", p, w, "dd")))
+        scsi = dd_window(root, idx.get(("ramlld-sd", p, w, "dd")))
         for t in targets_of(cells, w):
             c = idx.get((t, p, w, "dd"))
             if not c:
@@ -136,11 +136,11 @@ def seed001(root, cells, idx, exact=False):
                 bars.append((t, pf / 190e3 if pf else None, r[0]))
     sec["tables"].append(("IOPS of the dd run (x the SCSI LLD: the post's and this run's)",
                           ["target", "profile", "the post's role", "the post", "x SCSI LLD (post)",
-                           "IOPS, wall", f"IOPS, {basis}", f"x ramlld-scsi ({basis})", "n"],
+                           "IOPS, wall", f"IOPS, {basis}", f"x ramlld-sd ({basis})", "n"],
                           rows))
     if bars:
         sec["bars"] = {"title": f"seed 001: dd IOPS ({basis}) over the SCSI LLD's",
-                       "ylabel": "x the SCSI LLD (ramlld-scsi; the post's: ~190K)",
+                       "ylabel": "x the SCSI LLD (ramlld-sd; the post's: ~190K)",
                        "groups": [b[0] for b in bars],
                        "series": [("the post", [b[1] for b in bars]),
                                   ("measured here", [b[2] for b in bars])],
@@ -158,16 +158,16 @@ def seed001(root, cells, idx, exact=False):
             return None
         return agreement([(f"{t} dd ({basis})", dd_window_runs(root, idx.get((t, p, w, "dd"))))
                           for t in (a, b)])
-    r, sd, n = window_ratio("ramlld-bio", "ramlld-scsi")
-    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-scsi"))
+    r, sd, n = window_ratio("ramlld-bio", "ramlld-sd")
+    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-sd"))
     sec["verdict"] = v
     sec["verdict_line"] = verdict_text(
-        v, f"ramlld-bio / ramlld-scsi on the dd run [{p}], IOPS ({basis})",
+        v, f"ramlld-bio / ramlld-sd on the dd run [{p}], IOPS ({basis})",
         "380K / 190K; " + BANDS["001"][2])
-    r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-scsi")
+    r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-sd")
     if r2 is not None:
         v2 = verdict(r2, sd2, n2, 216 / 190, band_of("001-fakerw-lld"),
-                     window_agreement("sdebug-fakerw", "ramlld-scsi"))
+                     window_agreement("sdebug-fakerw", "ramlld-sd"))
         sec["notes"].append(f"scsi_debug fake_rw=1 over the SCSI LLD doing the I/O: "
                             f"{fmt(r2, 2)} ± {fmt(sd2, 2)}x here, 1.14x in the post (216K / "
                             f"190K): {v2['category']} by the same rule.")

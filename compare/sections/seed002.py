@@ -198,7 +198,7 @@ def seed002(root, cells, idx, exact=False):
     sec["tables"].append(("max_sectors_kb 64 over 512, per read-ahead (the post: 1.29x at 512K, "
                           "1.32x at 2M)", ["target", "read-ahead", "ms64 / ms512", "verdict"],
                           rrows))
-    key = ("ramlld-scsi", "2M") if ("ramlld-scsi", "2M") in ratios else next(iter(ratios), None)
+    key = ("ramlld-sd", "2M") if ("ramlld-sd", "2M") in ratios else next(iter(ratios), None)
     if key:
         r, sd, n, ag = ratios[key]
         v = verdict(r, sd, n, 1.30, band_of("002"), ag)

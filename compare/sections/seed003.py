@@ -24,7 +24,7 @@ SEED003_POST = [("psync-4k-read", "(1) 4k psync read", 24.014e3, 22.028e3, "iops
 # The targets seed 003 can run, as its section names them: LIO's target core without a fabric,
 # LIO over the post's own fabric (SRP, on soft-RoCE), and the same sd with no target core.
 SEED003_ROLES = {
-    "ramlld-scsi": "`ramlld-scsi`: the same sd and midlayer with no target core behind it",
+    "ramlld-sd": "`ramlld-sd`: the same sd and midlayer with no target core behind it",
     "lio": "`lio`: LIO's target core alone (rd_mcp behind tcm_loop, no fabric)",
     "srp": "`srp`: LIO over the post's fabric (iblock on ramlld's mq disk, ib_srpt, ib_srp over "
            "soft-RoCE, rdma_rxe, instead of QDR InfiniBand: the TCM side of the post's setup)",
@@ -49,9 +49,9 @@ def seed003(root, cells, idx, exact=False):
                        "and (2) over its first 8 MiB (TCG: loops=10 over 64 MiB takes minutes).",
            "tables": [], "notes": []}
     prof = "default"
-    refs = [t for t in ts if t != "ramlld-scsi"]
+    refs = [t for t in ts if t != "ramlld-sd"]
     rows = []
-    bars = []  # per test: its label, the post's SCST / TCM, ramlld-scsi / each reference
+    bars = []  # per test: its label, the post's SCST / TCM, ramlld-sd / each reference
     for s, label, scst, tcm, metric in SEED003_POST:
         unit = "IOPS" if metric == "iops" else "MB/s"
         row = [label, f"{fmt(scst)} / {fmt(tcm)} {unit}", fmt(scst / tcm, 2)]
@@ -60,7 +60,7 @@ def seed003(root, cells, idx, exact=False):
             row.append(pm(c[metric], c[metric + "_std"]) if c else "-")
         ratios = []
         for t in refs:
-            r, sd, _ = cell_ratio(idx, ("ramlld-scsi", prof, w, s), (t, prof, w, s), metric)
+            r, sd, _ = cell_ratio(idx, ("ramlld-sd", prof, w, s), (t, prof, w, s), metric)
             row.append(pm(r, sd, 2))
             ratios.append(r)
         rows.append(row)
@@ -68,14 +68,14 @@ def seed003(root, cells, idx, exact=False):
             bars.append((f"{label.split()[0]} {s}", scst / tcm, ratios))
     sec["tables"].append(("The post's four tests (IOPS for 4k, MB/s for 64 MiB)",
                           ["test", "the post: SCST / TCM", "SCST / TCM"] + ts
-                          + [f"ramlld-scsi / {t}" for t in refs], rows))
+                          + [f"ramlld-sd / {t}" for t in refs], rows))
     if bars:
-        # the post's table as bars: SCST over TCM beside ramlld-scsi over each target here
-        sec["bars"] = {"title": "seed 003: the post's tests, SCST / TCM there, ramlld-scsi / X here",
+        # the post's table as bars: SCST over TCM beside ramlld-sd over each target here
+        sec["bars"] = {"title": "seed 003: the post's tests, SCST / TCM there, ramlld-sd / X here",
                        "ylabel": "ratio (the post: SCST / TCM)",
                        "groups": [b[0] for b in bars],
                        "series": [("the post: SCST / TCM", [b[1] for b in bars])]
-                       + [(f"ramlld-scsi / {t}", [b[2][i] for b in bars])
+                       + [(f"ramlld-sd / {t}", [b[2][i] for b in bars])
                           for i, t in enumerate(refs)],
                        "name": "seed-003-ratios.png"}
     if "srp" in ts and "lio" in ts:
@@ -88,17 +88,17 @@ def seed003(root, cells, idx, exact=False):
                 f"{fmt(c['iops'])} IOPS against the post's TCM 167,000; LIO without a fabric "
                 f"(`lio`) over it: {fmt(r2, 2)}x, what SRP on soft-RoCE adds to each command "
                 "beyond the target core.")
-    r, sd, n = cell_ratio(idx, ("ramlld-scsi", prof, w, "libaio-4k-qd16x2"),
+    r, sd, n = cell_ratio(idx, ("ramlld-sd", prof, w, "libaio-4k-qd16x2"),
                           ("lio", prof, w, "libaio-4k-qd16x2"))
     v = verdict(r, sd, n, 184 / 167, band_of("003"), cell_agreement(
-        [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-scsi", "lio")])
+        [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-sd", "lio")])
         if exact else None)
     measured = v["category"]
     v["category"] = UNAVAILABLE
     sec["verdict"] = v
-    rs, _, _ = cell_ratio(idx, ("ramlld-scsi", prof, w, "libaio-4k-qd16x2"),
+    rs, _, _ = cell_ratio(idx, ("ramlld-sd", prof, w, "libaio-4k-qd16x2"),
                           ("srp", prof, w, "libaio-4k-qd16x2"))
-    over_srp = (f" Over the post's own fabric (`srp`, LIO over SRP on soft-RoCE): ramlld-scsi / "
+    over_srp = (f" Over the post's own fabric (`srp`, LIO over SRP on soft-RoCE): ramlld-sd / "
                 f"srp on test (2) {fmt(rs, 3)}x." if rs is not None else "")
     if r is None:
         sec["verdict_line"] = (f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, and no LIO "
@@ -110,7 +110,7 @@ def seed003(root, cells, idx, exact=False):
         sec["verdict_line"] = (
             f"**Verdict: {UNAVAILABLE}** (exact clock, icount) — SCST is not in Debian, so SCST "
             "against TCM cannot run here. The nearest measurable question, what LIO's target "
-            f"core costs per command: ramlld-scsi / lio on test (2) **{fmt(r, 3)}x** ({agree}; "
+            f"core costs per command: ramlld-sd / lio on test (2) **{fmt(r, 3)}x** ({agree}; "
             f"by the exact rule against the post's band {fmt(v['band'][0], 3)}-"
             f"{fmt(v['band'][1], 3)}: {measured}), against the post's SCST / TCM "
             f"{fmt(184 / 167, 2)}x." + over_srp)
@@ -119,7 +119,7 @@ def seed003(root, cells, idx, exact=False):
         sec["verdict_line"] = (
             f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, so SCST against TCM cannot run "
             "here. The nearest measurable question, what LIO's target core costs per command: "
-            f"ramlld-scsi / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (host clock; 95 % "
+            f"ramlld-sd / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (host clock; 95 % "
             f"interval {fmt(lo, 2)}-{fmt(hi, 2)}, n = {n}), against the post's SCST / TCM "
             f"{fmt(184 / 167, 2)}x." + over_srp)
     two_node(root, sec)

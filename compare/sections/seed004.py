@@ -25,8 +25,8 @@ def seed004(root, cells, idx, exact=False):
                     "iodepth 4 direct, 60 s a job: seq-read 119040 vs 109110 KB/s, rand-read "
                     "119579 vs 107988, seq-write 119632 vs 110474, rand-write 118094 vs 108037; "
                     "util 77.79 % vs 42.09 %)",
-           "compared": "ramlld-scsi plays scsi_ram (a RAM SCSI LLD with capacity and sector size "
-                       "parameters; throw_away_reads/writes off, and on: ramlld-scsi-tar) beside "
+           "compared": "ramlld-sd plays scsi_ram (a RAM SCSI LLD with capacity and sector size "
+                       "parameters; throw_away_reads/writes off, and on: ramlld-sd-tar) beside "
                        "scsi_debug delay=0 (fake_rw=0, as the post), the post's four jobs as "
                        "separate fio runs (stonewalled), {runtime} a job instead of 60 s, {mib} "
                        "devices instead of 10-20 GiB; KB/s is fio's KiB/s as the post's; util % "
@@ -45,26 +45,26 @@ def seed004(root, cells, idx, exact=False):
             u, _ = extras_mean(root, c, "util_pct") if c else (None, None)
             row.append(f"{pm(c['mbps'] * 1e6 / 1024 / 1e3, (c['mbps_std'] or 0) * 1e6 / 1024 / 1e3)}"
                        f"K ({fmt(u, 1)} %)" if c else "-")
-        r, sd, n = cell_ratio(idx, ("ramlld-scsi", prof, w, s), ("sdebug", prof, w, s))
+        r, sd, n = cell_ratio(idx, ("ramlld-sd", prof, w, s), ("sdebug", prof, w, s))
         row.append(pm(r, sd, 3))
-        if "ramlld-scsi-tar" in ts:     # scsi_ram's throw-away knobs on, as its post offered
-            row.append(pm(*cell_ratio(idx, ("ramlld-scsi-tar", prof, w, s),
+        if "ramlld-sd-tar" in ts:     # scsi_ram's throw-away knobs on, as its post offered
+            row.append(pm(*cell_ratio(idx, ("ramlld-sd-tar", prof, w, s),
                                       ("sdebug", prof, w, s))[:2], 3))
         if r is not None:
             rs.append((r, sd, n))
-            used += [idx.get((t, prof, w, s)) for t in ("ramlld-scsi", "sdebug")]
-            bars.append((s, ram / dbg, r, cell_ratio(idx, ("ramlld-scsi-tar", prof, w, s),
+            used += [idx.get((t, prof, w, s)) for t in ("ramlld-sd", "sdebug")]
+            bars.append((s, ram / dbg, r, cell_ratio(idx, ("ramlld-sd-tar", prof, w, s),
                                                      ("sdebug", prof, w, s))[0]))
         rows.append(row)
     sec["tables"].append(("The post's four jobs: KB/s (util %)", [
         "job", "the post: scsi_ram / scsi_debug KB/s", "ratio"] + ts
-        + ["ramlld-scsi / sdebug"]
-        + (["ramlld-scsi-tar / sdebug"] if "ramlld-scsi-tar" in ts else []), rows))
+        + ["ramlld-sd / sdebug"]
+        + (["ramlld-sd-tar / sdebug"] if "ramlld-sd-tar" in ts else []), rows))
     if bars:
         series = [("the post: scsi_ram / scsi_debug", [b[1] for b in bars]),
-                  ("ramlld-scsi / scsi_debug", [b[2] for b in bars])]
+                  ("ramlld-sd / scsi_debug", [b[2] for b in bars])]
         if any(b[3] for b in bars):
-            series.append(("ramlld-scsi-tar / scsi_debug", [b[3] for b in bars]))
+            series.append(("ramlld-sd-tar / scsi_debug", [b[3] for b in bars]))
         sec["bars"] = {"title": "seed 004: the post's four jobs, over scsi_debug delay=0",
                        "ylabel": "x scsi_debug delay=0", "groups": [b[0] for b in bars],
                        "series": series, "name": "seed-004-ratios.png"}
@@ -74,9 +74,9 @@ def seed004(root, cells, idx, exact=False):
         sd = math.sqrt(sum((x[1] or 0) ** 2 for x in rs)) / len(rs)
         v = verdict(r, sd, min(x[2] for x in rs), claim, band_of("004"),
                     cell_agreement(used) if exact else None)
-        what = f"ramlld-scsi / scsi_debug delay=0, mean over {len(rs)} job(s)"
+        what = f"ramlld-sd / scsi_debug delay=0, mean over {len(rs)} job(s)"
     else:
-        v, what = verdict(None, None, 0, claim), "ramlld-scsi / scsi_debug"
+        v, what = verdict(None, None, 0, claim), "ramlld-sd / scsi_debug"
     sec["verdict"] = v
     sec["verdict_line"] = verdict_text(v, what, "the mean of its four jobs' ratios; "
                                        + BANDS["004"][2])

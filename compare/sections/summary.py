@@ -20,13 +20,13 @@ CLAIMS = {
     "000": ("LIO rd_mcp behind tcm_loop: 1.26x the IOPS at 32 LUNs over 10",
             "LIO, 32 over 10 LUNs"),
     "001": ("a block LLD does ~2x the IOPS of a SCSI LLD (380K vs 190K, 20 dd per CPU)",
-            "ramlld-bio / ramlld-scsi, the dd run"),
+            "ramlld-bio / ramlld-sd, the dd run"),
     "002": ("max_sectors_kb 64 reads ~30 % faster than 512 (buffered, over iSCSI)",
-            "ramlld-scsi, 64 over 512, read-ahead 2M"),
+            "ramlld-sd, 64 over 512, read-ahead 2M"),
     "003": ("SCST ~10 % faster than LIO per command (4k libaio, SRP)",
-            "ramlld-scsi / lio (SCST is not in Debian)"),
+            "ramlld-sd / lio (SCST is not in Debian)"),
     "004": ("scsi_ram ~9 % faster than scsi_debug delay=0",
-            "ramlld-scsi / scsi_debug, four jobs"),
+            "ramlld-sd / scsi_debug, four jobs"),
 }
 
 

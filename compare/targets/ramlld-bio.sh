@@ -8,7 +8,7 @@
 # bench: bio mq scsi
 # bench-ratio: bio, over brd; randread-4k-qd32 1.15, randwrite-4k-qd32 1.0; ramlld-bio / brd
 # bench-ratio: mq, over ramlld-mq; -; ramlld bio / mq (same store)
-# bench-ratio: scsi, over ramlld-scsi; -; ramlld bio / scsi (same store): the seeds' ratio
+# bench-ratio: scsi, over ramlld-sd; -; ramlld bio / scsi (same store): the seeds' ratio
 # ladder: bio
 # summary: bio
 # load: ramlld

@@ -259,7 +259,7 @@ print(f"ok: seed 002: 64 MiB in 195.5 ms inside read(): {rt['mbps']:.1f} MB/s (f
 # request; filemap_read the same at both: 0. Idle (native_safe_halt) grows but is no
 # instruction count: out of the total.
 for ms, reqs, sd_n in ((512, 128, 64), (64, 1024, 512)):
-    d = os.path.join(root, "raw", "ramlld-scsi", f"seed-002-ra2m-ms{ms}k", "seed-002", "bs-1m")
+    d = os.path.join(root, "raw", "ramlld-sd", f"seed-002-ra2m-ms{ms}k", "seed-002", "bs-1m")
     os.makedirs(d)
     with open(os.path.join(d, "perf.stat"), "w") as fh:
         fh.write(f"passes 8\nsampling -c 10000\nclock icount\n"
@@ -272,23 +272,23 @@ for ms, reqs, sd_n in ((512, 128, 64), (64, 1024, 512)):
                  f"     5.00%  {sd_n}  [k] native_safe_halt\n"
                  f"    10.00%  100  [.] fio_main\n")
 sec = {"notes": [], "tables": []}
-pf = seed002.seed002_perf(root, ["ramlld-scsi"], sec)
-near(pf["ramlld-scsi"]["extra_requests_per_mib"], 14.0, "seed 002 perf: requests per MiB added")
-near(pf["ramlld-scsi"]["per_extra_request"]["scsi+sd"], 5000.0,
+pf = seed002.seed002_perf(root, ["ramlld-sd"], sec)
+near(pf["ramlld-sd"]["extra_requests_per_mib"], 14.0, "seed 002 perf: requests per MiB added")
+near(pf["ramlld-sd"]["per_extra_request"]["scsi+sd"], 5000.0,
      "seed 002 perf: sd's instructions per added request")
-near(pf["ramlld-scsi"]["per_extra_request"]["page cache"], 0.0,
+near(pf["ramlld-sd"]["per_extra_request"]["page cache"], 0.0,
      "seed 002 perf: the page cache's, the same at both settings")
-near(pf["ramlld-scsi"]["total_per_extra_request"], 5000.0, "seed 002 perf: the profile's total")
+near(pf["ramlld-sd"]["total_per_extra_request"], 5000.0, "seed 002 perf: the profile's total")
 top = sec["tables"][1][2][0]
 # its sampling noise: √(64 + 512) samples x 10,000 / 64 MiB, over 14 added requests a MiB: 268
-near(pf["ramlld-scsi"]["per_extra_request_sd"]["scsi+sd"],
+near(pf["ramlld-sd"]["per_extra_request_sd"]["scsi+sd"],
      (64 * (10000 / 64) ** 2 + 512 * (10000 / 64) ** 2) ** 0.5 / 14,
      "seed 002 perf: the sampling noise of sd's growth")
 if top[1] != "sd_setup_read_write_cmnd" or not top[-1].startswith("5,000 ± "):
     sys.exit(f"seed 002 perf: the top function row {top}")
-os.remove(os.path.join(root, "raw", "ramlld-scsi", "seed-002-ra2m-ms64k", "seed-002", "bs-1m",
+os.remove(os.path.join(root, "raw", "ramlld-sd", "seed-002-ra2m-ms64k", "seed-002", "bs-1m",
                        "perf.txt"))
-if seed002.seed002_perf(root, ["ramlld-scsi"], {"notes": [], "tables": []}) is not None:
+if seed002.seed002_perf(root, ["ramlld-sd"], {"notes": [], "tables": []}) is not None:
     sys.exit("seed 002 perf: a profile missing at one setting still made a table")
 print("ok: seed 002 perf: 5,000 instructions per added request in sd_setup_read_write_cmnd")
 EOF

@@ -60,7 +60,7 @@ from lib import targets as T
 d = sys.argv[2]
 h = T.read_all()
 rungs = T.ladder(h)
-assert [r[1] for r in rungs][:3] == ["ramlld-bio", "ramlld-mq", "ramlld-scsi"], rungs
+assert [r[1] for r in rungs][:3] == ["ramlld-bio", "ramlld-mq", "ramlld-sd"], rungs
 assert rungs[-1][1:] == ("lio", None, True), f"the rung on a store of its own is not last: {rungs}"
 b = T.benches(h)
 assert sorted(b) == ["bio", "mq", "scsi"], sorted(b)
@@ -70,7 +70,7 @@ assert b["bio"]["ratios"] == [("ramlld-bio", "brd", "ramlld-bio / brd",
                                {"randread-4k-qd32": 1.15, "randwrite-4k-qd32": 1.0})], b["bio"]
 assert [r[0] for r in b["mq"]["ratios"]] == ["ramlld-mq", "ramlld-mq-tar", "ramlld-bio"], b["mq"]
 assert T.summary_paths(h) == [("bio", "ramlld-bio", None), ("mq", "ramlld-mq", "ramlld-mq-poll"),
-                              ("sd", "ramlld-scsi", "ramlld-scsi-poll")], T.summary_paths(h)
+                              ("sd", "ramlld-sd", "ramlld-sd-poll")], T.summary_paths(h)
 assert list(T.read_run(os.path.join(d, "run"))) == ["x"], "a folder's own copy of the files is not read"
 assert T.read_run(os.path.join(d, "old")) == h, "a copy without these lines does not give the tree's"
 assert T.read_run(os.path.join(d, "nosuch")) == h, "a folder without a copy does not give the tree's"
@@ -88,7 +88,7 @@ for key, line, why in [("ladder", "mq, over nosuch", "nosuch is no rung of the l
 print("ok: benches, ladder and summary paths from the headers; a folder's copy read; bad lines refused")
 EOF
 for w in "bench-names:bio mq scsi" "bench mq:ramlld-bio,ramlld-mq,ramlld-mq-tar,nullb-mq,nullb-mq-nodata" \
-	"ladder quick:ramlld-bio,ramlld-mq,ramlld-scsi,lio-iblock,iscsi,srp,nvme-tcp,nvme-loop"; do
+	"ladder quick:ramlld-bio,ramlld-mq,ramlld-sd,lio-iblock,iscsi,srp,nvme-tcp,nvme-loop"; do
 	# shellcheck disable=SC2086 # the words are the program's arguments
 	expect_eq "compare/lib/targets.py ${w%%:*}" "${w#*:}" "$(python3 "$TOP/compare/lib/targets.py" ${w%%:*})"
 done
@@ -166,6 +166,8 @@ refused "bad level 'quik'" -e 's/^# levels: .*/# levels: quik default/'
 refused "bad precondition 'maybe' (allowed: yes no)" -e 's/^# precondition: .*/# precondition: maybe/'
 refused "bad need 'kernel~6.9' in '# needs:'" -e 's/^# needs: .*/# needs: kernel~6.9/'
 refused "bad need 'module' in '# needs:'" -e 's/^# needs: .*/# needs: module brd, module/'
+refused "bad alias 'brd' in '# alias:'" -e 's/^# desc: .*/&\n# alias: brd/'
+refused "bad alias 'Old_Brd' in '# alias:'" -e 's/^# desc: .*/&\n# alias: ram Old_Brd/'
 refused "no function target_teardown" -e 's/^target_teardown()/teardown()/'
 refused "no function target_devices" -e '/^target_devices() {$/,/^}$/d'
 refused "sourcing it failed" -e 's/^target_devices() {$/target_devices() { (/'
@@ -176,6 +178,13 @@ echo "ok: refused: $msg"
 rm "$dir/t/Bad_Name.sh"
 "$gr" --list > /dev/null || fail "the copied targets folder is refused after the bogus files went"
 echo "ok: every target file declares what it must; bogus ones are refused with the reason"
+
+# One name per target: compare/run --targets takes a name a target's "# alias:" lists, as
+# compare/ab does (tests/compare/030-ab.sh), says which target it is once, and plans that target
+plan=$("$TOP/compare/run" --plan --no-build --targets ramlld-scsi,brd --only qd32/randread-4k-qd32 \
+	--profiles default 2> "$dir/err") || fail "compare/run --plan --targets ramlld-scsi,brd: $(cat "$dir/err")"
+expect_eq "--targets ramlld-scsi: stderr" "compare/run: --targets: 'ramlld-scsi' is target 'ramlld-sd'" "$(cat "$dir/err")"
+expect_eq "--targets ramlld-scsi,brd: the cells' targets" "ramlld-sd brd" "$(awk '$1 == "cell" { printf "%s%s", s, $2; s = " " }' <<< "$plan")"
 
 # 4. "# needs:": decided for a kernel named by its release and module tree (a fake one here)
 unset COMPARE_TARGETS_DIR

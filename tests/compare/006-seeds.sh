@@ -10,7 +10,7 @@ need_module_files target_core_mod tcm_loop scsi_debug
 
 # One results folder, filled by one guest-run per target, each with only the sections its seeds
 # compare it on (a guest-run given --targets runs every section on every target named): LIO for
-# seed 000's LUN sweep and seed 003; ramlld-scsi in every seed but 000; ramlld-bio for seed 001;
+# seed 000's LUN sweep and seed 003; ramlld-sd in every seed but 000; ramlld-bio for seed 001;
 # scsi_debug for seed 004. One repeat of 1 s on small devices (one shape per target, so each
 # target is set up once): a tiny run of each seed section; the verdicts' spread is tested by
 # compare/003 on the report's math.
@@ -27,7 +27,7 @@ run_seed() { # TARGET NLUNS ONLY
 	echo "ok: $1 ran ($(find "$out/raw/$1" -name 'r*.json' | wc -l) runs)"
 }
 run_seed lio 4 seed-000/randrw-25w-1lun,seed-000/randrw-25w-4lun,seed-003/libaio-4k-qd16x2
-run_seed ramlld-scsi 1 seed-001/dd,seed-002/bs-1m,seed-002/bs-16k,seed-003/libaio-4k-qd16x2,seed-004/rand-read
+run_seed ramlld-sd 1 seed-001/dd,seed-002/bs-1m,seed-002/bs-16k,seed-003/libaio-4k-qd16x2,seed-004/rand-read
 run_seed ramlld-bio 1 seed-001/dd
 run_seed sdebug 1 seed-004/rand-read
 for m in ramlld scsi_debug tcm_loop target_core_mod; do
@@ -218,7 +218,7 @@ print(f"ok: seed 000: the plot's lio 25w line is the raw runs' IOPS at 1 and 4 L
 # breakdown, the verdict from the blindless averages (checked before seed 001 and 004 rewrite
 # runs: each seed reads its own cells, but a report is written from all of them)
 s = section(md, "002")
-for t in ("ramlld-scsi",):
+for t in ("ramlld-sd",):
     rows = table(s, f"{t}: MB/s")
     for bs, sec in ((1048576, "bs-1m"), (16384, "bs-16k")):
         row = next((r for r in rows if r["blocksize (bytes)"] == str(bs)), None)
@@ -232,8 +232,8 @@ for t in ("ramlld-scsi",):
                 f"seed 002: {t} {bs} at RA 2M / {ms}: '{cell}', raw runs say {fmt(mbps)} / {fmt(iops)}"
             print(f"ok: seed 002: {t} {bs} at RA 2M / {ms}: {cell} (MB/s / IOPS) as the raw runs")
 bd = table(s, "Breakdown at read-ahead 2M")
-row = next((r for r in bd if (r["target"], r["block size"], r["max_sectors_kb"]) == ("ramlld-scsi", "1M", "64")), None)
-assert row, "seed 002: no breakdown row for ramlld-scsi 1M at max_sectors_kb 64"
+row = next((r for r in bd if (r["target"], r["block size"], r["max_sectors_kb"]) == ("ramlld-sd", "1M", "64")), None)
+assert row, "seed 002: no breakdown row for ramlld-sd 1M at max_sectors_kb 64"
 # 1 MiB buffered reads cut at 64 KiB: 16 requests per MiB read (read-ahead merges none bigger);
 # on the host clock a few read-ahead windows end short (16.4 a MiB, 63 KiB each, once), so the
 # size is checked to be at most 64 and near it, never above
@@ -244,68 +244,68 @@ print(f"ok: seed 002: breakdown at max_sectors_kb 64: {row['requests / MiB']} re
 
 
 def avg_mb(ms):
-    return statistics.mean(read_mbps(runs("ramlld-scsi", f"seed-002-ra2m-ms{ms}k", "seed-002", b))
+    return statistics.mean(read_mbps(runs("ramlld-sd", f"seed-002-ra2m-ms{ms}k", "seed-002", b))
                            for b in ("bs-1m", "bs-16k"))
 
 
 check_ratio("002", verdict(s, "002")[1], avg_mb(64) / avg_mb(512))
 plot("002", "seed-002-grid.png", s)
 
-# seed 003: SCST named as not in Debian, LIO against ramlld-scsi measured
+# seed 003: SCST named as not in Debian, LIO against ramlld-sd measured
 s = section(md, "003")
 assert "SCST is not in Debian" in s, "seed 003: SCST not named as missing"
 row = next(r for r in table(s, "The post's four tests") if r["test"].startswith("(2) "))
-m_scsi, m_lio = (mean(runs(t, "default", "seed-003", "libaio-4k-qd16x2")) for t in ("ramlld-scsi", "lio"))
-got = (first(row["ramlld-scsi"]), first(row["lio"]), first(row["ramlld-scsi / lio"]))
+m_scsi, m_lio = (mean(runs(t, "default", "seed-003", "libaio-4k-qd16x2")) for t in ("ramlld-sd", "lio"))
+got = (first(row["ramlld-sd"]), first(row["lio"]), first(row["ramlld-sd / lio"]))
 assert got == (fmt(m_scsi), fmt(m_lio), f"{m_scsi / m_lio:,.2f}") and row["the post: SCST / TCM"] == "184,000 / 167,000 IOPS", \
     f"seed 003: test (2) row {row}, raw runs say {fmt(m_scsi)} / {fmt(m_lio)} / {fmt(m_scsi / m_lio)}"
-print(f"ok: seed 003: test (2) ramlld-scsi {got[0]}, lio {got[1]}, ratio {got[2]} as the raw runs")
+print(f"ok: seed 003: test (2) ramlld-sd {got[0]}, lio {got[1]}, ratio {got[2]} as the raw runs")
 plot("003", "seed-003-ratios.png", s)
 bars = SECS["003"]["bars"]
 assert bars["groups"] == ["(2) libaio-4k-qd16x2"] and abs(bars["series"][0][1][0] - 184000 / 167000) < 1e-9 \
-    and [x[0] for x in bars["series"]] == ["the post: SCST / TCM", "ramlld-scsi / lio"] \
+    and [x[0] for x in bars["series"]] == ["the post: SCST / TCM", "ramlld-sd / lio"] \
     and abs(bars["series"][1][1][0] / (m_scsi / m_lio) - 1) < 1e-4, f"seed 003: the plot's bars {bars}"
 print(f"ok: seed 003: the plot's bars are the post's {184 / 167:.3f} and the raw runs' {m_scsi / m_lio:.3f}")
 assert verdict(s, "003")[0] == "not decidable here", f"seed 003: verdict {verdict(s, '003')[0]!r} with SCST absent"
 print("ok: seed 003: not decidable here (SCST is not in Debian)")
 check_ratio("003", verdict(s, "003")[1],
-            mean(runs("ramlld-scsi", "default", "seed-003", "libaio-4k-qd16x2"))
+            mean(runs("ramlld-sd", "default", "seed-003", "libaio-4k-qd16x2"))
             / mean(runs("lio", "default", "seed-003", "libaio-4k-qd16x2")))
 
 # seed 001: the table of the dd run from the raw runs (IOPS over the wall and less start-up),
 # the "Measured here" text names what ran (targets, dd per CPU, device size), the plot's bars
 s = section(md, "001")
 rows = {r["target"]: r for r in table(s, "IOPS of the dd run")}
-assert sorted(rows) == ["ramlld-bio", "ramlld-scsi"], f"seed 001: table rows {sorted(rows)}"
+assert sorted(rows) == ["ramlld-bio", "ramlld-sd"], f"seed 001: table rows {sorted(rows)}"
 less = {t: mean(runs(t, "seed-001", "seed-001", "dd", True)) for t in rows}
 for t, r in rows.items():
     rs = runs(t, "seed-001", "seed-001", "dd", True)
     wall = statistics.mean(j["total"]["ios"] / j["elapsed_s"] for _, j, _ in rs)
-    got = (first(r["IOPS, wall"]), first(r["IOPS, less start-up"]), first(r["x ramlld-scsi (less start-up)"]))
-    want = (fmt(wall), fmt(less[t]), f"{less[t] / less['ramlld-scsi']:,.2f}")
-    assert got == want and r["the post"] == {"ramlld-bio": "380K", "ramlld-scsi": "190K"}[t], \
+    got = (first(r["IOPS, wall"]), first(r["IOPS, less start-up"]), first(r["x ramlld-sd (less start-up)"]))
+    want = (fmt(wall), fmt(less[t]), f"{less[t] / less['ramlld-sd']:,.2f}")
+    assert got == want and r["the post"] == {"ramlld-bio": "380K", "ramlld-sd": "190K"}[t], \
         f"seed 001: {t} row {r}, raw runs say {want}"
-    print(f"ok: seed 001: {t} IOPS wall {got[0]}, less start-up {got[1]}, x ramlld-scsi {got[2]} as the raw runs")
+    print(f"ok: seed 001: {t} IOPS wall {got[0]}, less start-up {got[1]}, x ramlld-sd {got[2]} as the raw runs")
 said = re.search(r"\*\*Measured here:\*\* (.*)", s).group(1)
 ctx = json.load(open(runs("ramlld-bio", "seed-001", "seed-001", "dd", True)[0][0]))["context"]
-for need in ("ramlld-bio, ", "ramlld-scsi, ", f"{ctx['procs_per_cpu']} per CPU", f"guest's {ctx['online_cpus']} CPU",
+for need in ("ramlld-bio, ", "ramlld-sd, ", f"{ctx['procs_per_cpu']} per CPU", f"guest's {ctx['online_cpus']} CPU",
              f"One {ctx['size_bytes'] >> 20} MiB device"):
     assert need in said, f"seed 001: the measured-here text lacks {need!r}: {said}"
 for gone in ("ramlld-mq", "scsi_debug delay=0 fake_rw", "three paths"):
     assert gone not in said, f"seed 001: the measured-here text names {gone!r}, which did not run: {said}"
-print(f"ok: seed 001: the measured-here text names ramlld-bio and ramlld-scsi, {ctx['procs_per_cpu']} dd per CPU, {ctx['size_bytes'] >> 20} MiB")
+print(f"ok: seed 001: the measured-here text names ramlld-bio and ramlld-sd, {ctx['procs_per_cpu']} dd per CPU, {ctx['size_bytes'] >> 20} MiB")
 plot("001", "seed-001-ratios.png", s)
 bars = SECS["001"]["bars"]
-assert bars["groups"] == ["ramlld-bio", "ramlld-scsi"] and bars["series"][0][1] == [2.0, 1.0] and all(
-    abs(a - less[t] / less["ramlld-scsi"]) < 1e-9 for a, t in zip(bars["series"][1][1], bars["groups"])), \
+assert bars["groups"] == ["ramlld-bio", "ramlld-sd"] and bars["series"][0][1] == [2.0, 1.0] and all(
+    abs(a - less[t] / less["ramlld-sd"]) < 1e-9 for a, t in zip(bars["series"][1][1], bars["groups"])), \
     f"seed 001: the plot's bars {bars}"
-print(f"ok: seed 001: the plot's bars are the post's 2.00 / 1.00 and the raw runs' {less['ramlld-bio'] / less['ramlld-scsi']:.3f} / 1.000")
+print(f"ok: seed 001: the plot's bars are the post's 2.00 / 1.00 and the raw runs' {less['ramlld-bio'] / less['ramlld-sd']:.3f} / 1.000")
 
 # seed 004: the rand-read row from the raw runs (KB/s as the post's KiB/s, fio's util %), the plot
 s = section(md, "004")
 row = next(r for r in table(s, "The post's four jobs") if r["job"] == "rand-read")
 kbs = {}
-for t in ("ramlld-scsi", "sdebug"):
+for t in ("ramlld-sd", "sdebug"):
     rs = runs(t, "default", "seed-004", "rand-read")
     kbs[t] = statistics.mean(sum(x[d]["bw_bytes"] for x in j["jobs"] for d in ("read", "write")) / 1024 / 1e3
                              for _, j, _ in rs)
@@ -313,8 +313,8 @@ for t in ("ramlld-scsi", "sdebug"):
     want = f"{fmt(kbs[t])}K ({util:,.1f} %)"
     assert row[t] == want, f"seed 004: rand-read {t} '{row[t]}', raw runs say '{want}'"
     print(f"ok: seed 004: rand-read {t} {row[t]} as the raw runs")
-r4 = mean(runs("ramlld-scsi", "default", "seed-004", "rand-read")) / mean(runs("sdebug", "default", "seed-004", "rand-read"))
-assert first(row["ramlld-scsi / sdebug"]) == f"{r4:,.3f}" and row["ratio"] == "1.107", f"seed 004: rand-read row {row}"
+r4 = mean(runs("ramlld-sd", "default", "seed-004", "rand-read")) / mean(runs("sdebug", "default", "seed-004", "rand-read"))
+assert first(row["ramlld-sd / sdebug"]) == f"{r4:,.3f}" and row["ratio"] == "1.107", f"seed 004: rand-read row {row}"
 plot("004", "seed-004-ratios.png", s)
 bars = SECS["004"]["bars"]
 assert bars["groups"] == ["rand-read"] and abs(bars["series"][0][1][0] - 119579 / 107988) < 1e-9 \
@@ -323,8 +323,8 @@ print(f"ok: seed 004: the plot's bars are the post's 1.107 and the raw runs' {r4
 
 # seed 001 and 004: the verdict follows the runs when they are rewritten to known ratios
 for sid, a, b, p, w, sec, dd, claim in (
-        ("001", "ramlld-bio", "ramlld-scsi", "seed-001", "seed-001", "dd", True, 2.0),
-        ("004", "ramlld-scsi", "sdebug", "default", "seed-004", "rand-read", False, 1.09)):
+        ("001", "ramlld-bio", "ramlld-sd", "seed-001", "seed-001", "dd", True, 2.0),
+        ("004", "ramlld-sd", "sdebug", "default", "seed-004", "rand-read", False, 1.09)):
     s = section(report(), sid)
     ra, rb = runs(a, p, w, sec, dd), runs(b, p, w, sec, dd)
     check_ratio(sid, verdict(s, sid)[1], mean(ra) / mean(rb))

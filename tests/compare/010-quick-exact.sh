@@ -18,8 +18,8 @@ expect_eq "clock" "icount (asked: --clock icount)" "$(plan_field "$plan" clock)"
 expect_eq "vCPUs" 1 "$(plan_field "$plan" cpus)"
 # the cost ladder (docs/stacks.md): its rungs but nvme-rdma (not at quick) and nvme-loop (its
 # runs disagree on 6.12), each target's ladder cell after its own cells
-core="ramlld-bio ramlld-mq ramlld-scsi brd nullb-mq sdebug-norwlock"
-ladder="ramlld-bio ramlld-mq ramlld-scsi lio-iblock iscsi srp nvme-tcp"
+core="ramlld-bio ramlld-mq ramlld-sd brd nullb-mq sdebug-norwlock"
+ladder="ramlld-bio ramlld-mq ramlld-sd lio-iblock iscsi srp nvme-tcp"
 want_cells=''
 for t in $core lio-iblock iscsi srp nvme-tcp; do
 	if [[ " $core " == *" $t "* ]]; then
@@ -30,7 +30,7 @@ for t in $core lio-iblock iscsi srp nvme-tcp; do
 	[[ " $ladder " != *" $t "* ]] || want_cells+="cell $t default qd32 randread-4k-qd32 1x64"$'\n'
 done
 # and the summary's polled row: io_uring hipri on the targets whose file says "# summary: PATH, polled"
-for t in ramlld-mq-poll ramlld-scsi-poll; do
+for t in ramlld-mq-poll ramlld-sd-poll; do
 	want_cells+="cell $t default percore io_uring-hipri 1x64"$'\n'
 done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
@@ -52,7 +52,7 @@ EOF
 expect_eq "repeats" 2 "$(plan_field "$plan" repeats)"
 expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"
-expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" "$(plan_field "$plan" breakdown)"
+expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-sd" "$(plan_field "$plan" breakdown)"
 expect_eq "knob table in the matrix's guest" 0 "$(plan_field "$plan" knobs)"
 # the knob table in a guest of its own, 2 vCPUs on the same clock: the quick step, dd and QD32, 56 runs
 expect_eq "knob guest's vCPUs" 2 "$(plan_field "$plan" "knob-guest cpus")"
@@ -141,7 +141,7 @@ expect_eq "clock with --icount-shift 2" "icount shift 2 (asked: --clock icount)"
 
 # The exact default level (compare/run --help, docs/benches.md "The exact default level"): every
 # seed on the systems its post compared (each workload's "; targets:" header, its profiles and
-# "; shape:"; seed 004 also on ramlld-scsi-tar; seed 000's 75 % mix at the post's 10 and 32 LUNs;
+# "; shape:"; seed 004 also on ramlld-sd-tar; seed 000's 75 % mix at the post's 10 and 32 LUNs;
 # seed 002's grid on the SCSI path), every reference (the default level's targets but the stacks
 # over ramlld) on 4k randread and randwrite QD32 and randread QD1 under default, ramlld's paths
 # under seed-001 too, the ladder's three columns on its rungs, one 64 MiB device; 1 vCPU, 2 runs
@@ -153,7 +153,7 @@ expect_eq "default level on the exact clock: repeats" 2 "$(plan_field "$plan" re
 expect_eq "default level on the exact clock: seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "default level on the exact clock: the level's devices" "1 64" "$(plan_field "$plan" shape)"
-expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio ramlld-mq ramlld-scsi" \
+expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio ramlld-mq ramlld-sd" \
 	"$(plan_field "$plan" breakdown)"
 expect_eq "default level on the exact clock: knob table in the matrix's guest" 0 "$(plan_field "$plan" knobs)"
 expect_eq "default level on the exact clock: knob guest's vCPUs" 2 "$(plan_field "$plan" "knob-guest cpus")"
@@ -170,20 +170,20 @@ for t in $skipped; do
 done
 echo "ok: skipped on this kernel: ${skipped:-none}"
 stacks="lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop"
-rungs="ramlld-bio ramlld-mq ramlld-scsi $stacks"
+rungs="ramlld-bio ramlld-mq ramlld-sd $stacks"
 grid="seed-002-ra128k-ms512k seed-002-ra512k-ms512k seed-002-ra2m-ms512k seed-002-ra128k-ms64k seed-002-ra512k-ms64k seed-002-ra2m-ms64k"
 sizes=bs-64m,bs-32m,bs-16m,bs-8m,bs-4m,bs-2m,bs-1m,bs-512k,bs-256k,bs-128k,bs-64k,bs-32k,bs-16k
 want=''
 for t in $dtargets; do
-	case $t in lio | ramlld-scsi)
+	case $t in lio | ramlld-sd)
 		for c in 25w-1 25w-4 25w-10 25w-32 75w-10 75w-32; do want+="$t default seed-000 randrw-${c}lun 32x16"$'\n'; done ;;
 	esac
-	case $t in ramlld-bio | ramlld-mq | ramlld-scsi | sdebug | sdebug-fakerw) want+="$t seed-001 seed-001 dd 1x64"$'\n' ;; esac
-	[ "$t" != ramlld-scsi ] || for p in $grid; do want+="$t $p seed-002 $sizes 1x64"$'\n'; done
-	case $t in lio | ramlld-scsi | srp)
+	case $t in ramlld-bio | ramlld-mq | ramlld-sd | sdebug | sdebug-fakerw) want+="$t seed-001 seed-001 dd 1x64"$'\n' ;; esac
+	[ "$t" != ramlld-sd ] || for p in $grid; do want+="$t $p seed-002 $sizes 1x64"$'\n'; done
+	case $t in lio | ramlld-sd | srp)
 		for s in psync-4k-read libaio-4k-qd16x2 psync-64m-read psync-64m-write; do want+="$t default seed-003 $s 1x64"$'\n'; done ;;
 	esac
-	case $t in ramlld-scsi | sdebug)
+	case $t in ramlld-sd | sdebug)
 		for s in seq-read rand-read seq-write rand-write; do want+="$t default seed-004 $s 1x64"$'\n'; done ;;
 	esac
 	want+="$t default qd32 randread-4k-qd32 1x64"$'\n'"$t default lat-qd1 randread-4k-qd1 1x64"$'\n'
@@ -191,15 +191,15 @@ for t in $dtargets; do
 	case $t in ramlld-*) want+="$t seed-001 qd32 randread-4k-qd32 1x64"$'\n'"$t seed-001 qd32 randwrite-4k-qd32 1x64"$'\n' ;; esac
 	[[ " $rungs " != *" $t "* ]] || want+="$t default ladder read-1m-qd4 1x64"$'\n'
 done
-for s in seq-read rand-read seq-write rand-write; do want+="ramlld-scsi-tar default seed-004 $s 1x64"$'\n'; done
-for t in ramlld-mq-poll ramlld-scsi-poll; do want+="$t default percore io_uring-hipri 1x64"$'\n'; done
+for s in seq-read rand-read seq-write rand-write; do want+="ramlld-sd-tar default seed-004 $s 1x64"$'\n'; done
+for t in ramlld-mq-poll ramlld-sd-poll; do want+="$t default percore io_uring-hipri 1x64"$'\n'; done
 expect_eq "default level on the exact clock: its cells (sorted)" "$(sort <<< "${want%$'\n'}")" \
 	"$(sed -n 's/^cell //p' <<< "$plan" | sort)"
 # 224 runs with every target; each cell 2 runs
 expect_eq "default level on the exact clock: fio runs" $((2 * $(grep -c . <<< "$want"))) "$(plan_field "$plan" runs)"
 [ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 224 "$(plan_field "$plan" runs)"
 # each seed's targets are the systems the seed sections compare (its sections' figures)
-for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-scsi-tar; do
+for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-sd-tar; do
 	grep -q "^cell ${pair#*:} [^ ]* ${pair%%:*} " <<< "$plan" ||
 		fail "the exact default level runs ${pair%%:*} without its reference ${pair#*:}"
 done
@@ -225,10 +225,10 @@ expect_eq "the default level on the exact clock with a selection: name" default 
 expect_eq "the default level on the exact clock with a selection: cells" "cell brd default lat-qd1 randread-4k-qd1 4x128
 cell brd seed-001 lat-qd1 randread-4k-qd1 4x128" "$(grep '^cell ' <<< "$plan")"
 # --level-shape: the level's devices, the seeds keep theirs; refused with --nluns or a bad value
-plan=$("$TOP/compare/guest-run" --out /tmp --level default --targets ramlld-scsi --only seed-001/dd,lat-qd1/randread-4k-qd1 \
+plan=$("$TOP/compare/guest-run" --out /tmp --level default --targets ramlld-sd --only seed-001/dd,lat-qd1/randread-4k-qd1 \
 	--profiles seed-001 --level-shape 2x32 --print-plan 2> /dev/null) || fail "guest-run --level-shape 2x32 --print-plan failed"
-expect_eq "cells with --level-shape 2x32" "cell ramlld-scsi seed-001 seed-001 dd 1x64
-cell ramlld-scsi seed-001 lat-qd1 randread-4k-qd1 2x32" "$(grep '^cell ' <<< "$plan")"
+expect_eq "cells with --level-shape 2x32" "cell ramlld-sd seed-001 seed-001 dd 1x64
+cell ramlld-sd seed-001 lat-qd1 randread-4k-qd1 2x32" "$(grep '^cell ' <<< "$plan")"
 run_rc 2 "$TOP/compare/guest-run" --out /tmp --level default --targets brd --level-shape 2x --print-plan
 expect_in "--level-shape 2x" "--level-shape: bad value '2x' (allowed: NLUNSxMIB, e.g. 1x64)"
 run_rc 2 "$TOP/compare/guest-run" --out /tmp --level default --targets brd --level-shape 1x64 --nluns 2 --print-plan

@@ -28,10 +28,10 @@ for arg in sys.argv[2:]:
 EOF
 }
 bio=ramlld-bio/default/qd32/randread-4k-qd32
-scsi=ramlld-scsi/default/qd32/randread-4k-qd32
+scsi=ramlld-sd/default/qd32/randread-4k-qd32
 brd=brd/default/qd32/randread-4k-qd32
 # A: runs 0.02-0.05 % apart; B: the same cells, each figure within 0.1 % of A's (under the
-# 0.2 % floor); C: ramlld-scsi 3 % faster, brd not run, null_blk only there
+# 0.2 % floor); C: ramlld-sd 3 % faster, brd not run, null_blk only there
 mkfolder "$dir/a" "$bio=120000,120060" "$scsi=52000,52010" "$brd=150000,150030"
 mkfolder "$dir/b" "$bio=120100,120080" "$scsi=52030,52020" "$brd=149900,149950"
 mkfolder "$dir/c" "$bio=120010,120050" "$scsi=53560,53570" "nullb/default/qd32/randread-4k-qd32=200000,200020"
@@ -50,13 +50,13 @@ rc=0
 out=$("$TOP/compare/diff" "$dir/a" "$dir/c") || rc=$?
 echo "$out"
 expect_eq "compare/diff A C's exit status" 1 "$rc"
-grep -qF "2 common cells, 1 moved beyond both bounds: ramlld-scsi [default] qd32/randread-4k-qd32" <<< "$out" ||
-	fail "A C: ramlld-scsi is not the one cell named as moved"
+grep -qF "2 common cells, 1 moved beyond both bounds: ramlld-sd [default] qd32/randread-4k-qd32" <<< "$out" ||
+	fail "A C: ramlld-sd is not the one cell named as moved"
 grep -qF "only in A (1): brd [default] qd32/randread-4k-qd32" <<< "$out" || fail "A C: brd not listed as only in A"
 grep -qF "only in B (1): nullb [default] qd32/randread-4k-qd32" <<< "$out" || fail "A C: nullb not listed as only in B"
-# ramlld-scsi: 19,229 -> 18,669 instructions per I/O (-2.91 %)
-grep -qF "| ramlld-scsi [default] qd32/randread-4k-qd32 | 19,229 | 18,669 | −560 | -2.91 % |" <<< "$out" ||
-	fail "A C: ramlld-scsi's row is not 19,229 -> 18,669"
+# ramlld-sd: 19,229 -> 18,669 instructions per I/O (-2.91 %)
+grep -qF "| ramlld-sd [default] qd32/randread-4k-qd32 | 19,229 | 18,669 | −560 | -2.91 % |" <<< "$out" ||
+	fail "A C: ramlld-sd's row is not 19,229 -> 18,669"
 
 check_refused() { # WANT CMD...: CMD must exit 2 and print one line holding WANT
 	local want=$1 msg rc=0

@@ -137,6 +137,12 @@ grep -qF 'its samples are not its instructions' "$dir/c2/ab.md" || fail "--cpus 
 "$TOP/compare/run" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets ramlld-sd,brd --out "$dir/tg" > "$dir/log" 2>&1 ||
 	fail "compare/run --ab-patch --targets failed: $(tail -n 5 "$dir/log")"
 expect_eq "--targets ramlld-sd,brd: ab.csv's targets" "ramlld-sd brd" "$(awk -F, 'NR > 1 { printf "%s%s", s, $1; s = " " }' "$dir/tg/ab.csv")"
+# the name compare/run took before the targets had one each: mapped, said once
+"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets ramlld-scsi,brd --plan > "$dir/plan" 2> "$dir/err" ||
+	fail "--targets ramlld-scsi,brd --plan failed: $(cat "$dir/err")"
+expect_eq "--targets ramlld-scsi: stderr" "compare/ab: --targets: 'ramlld-scsi' is target 'ramlld-sd'" "$(cat "$dir/err")"
+grep -qF 'cells: the ledger rows matching ^(ramlld-sd|brd)/(io_uring|hipri-all|io_uring-qd1)$;' "$dir/plan" ||
+	fail "--targets ramlld-scsi,brd: the plan's cells: $(grep cells: "$dir/plan")"
 expect_fail 2 "--targets: bad target 'ramlld'" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets ramlld-sd,ramlld
 expect_fail 2 "--targets and --rows exclude each other" --ab-patch "$dir/cost.patch" --source "$dir/src" --targets brd --rows brd
 echo "ok: compare/ab --ab-patch: table, bound, verdicts, ab.csv, function table, work copy at base, refusals"

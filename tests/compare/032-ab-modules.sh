@@ -33,7 +33,7 @@ END
 echo '#define NULLB "10575"' > "$src/drivers/block/fakeb/fakeb.h"
 cat > "$src/drivers/block/fakeb/main.c" << 'END'
 #include "fakeb.h"
-const char cost_nullb[] = "cost nullb-mb1-poll1 hipri-all " NULLB;
+const char cost_nullb[] = "cost nullb-mq-poll hipri-all " NULLB;
 const char cost_brd[] = "cost brd io_uring 6000";
 const char modinfo[] __attribute__((section(".modinfo"))) = "name=fakeb";
 END
@@ -54,12 +54,12 @@ export RAMLLD_AB_MEASURE=$dir/fake-measure
 
 # a patch of main.c: the nullb cell 10,575 -> 8,038, brd untouched
 cp -a "$src" "$dir/src.new"
-sed -i 's/cost nullb-mb1-poll1 hipri-all " NULLB/cost nullb-mb1-poll1 hipri-all 8038"/' "$dir/src.new/drivers/block/fakeb/main.c"
+sed -i 's/cost nullb-mq-poll hipri-all " NULLB/cost nullb-mq-poll hipri-all 8038"/' "$dir/src.new/drivers/block/fakeb/main.c"
 (cd "$dir" && diff -ruN src src.new > main.patch) && fail "the test's patch is empty"
 out=$dir/out
 "$TOP/compare/ab" --ab-patch "$dir/main.patch" --kernel "$k" --source "$src" --runs 1 --no-perf --out "$out" > "$dir/log" 2>&1 ||
 	fail "compare/ab --kernel failed: $(tail -n 5 "$dir/log")"
-grep -qF '| nullb-mb1-poll1 | hipri-all | 10,575 | 8,038 | -2,537 | -23.99 % |' "$out/ab.md" || fail "the nullb row: $(cat "$out/ab.md")"
+grep -qF '| nullb-mq-poll | hipri-all | 10,575 | 8,038 | -2,537 | -23.99 % |' "$out/ab.md" || fail "the nullb row: $(cat "$out/ab.md")"
 grep -qF '| brd | io_uring | 6,000 | 6,000 | +0 | +0.00 % |' "$out/ab.md" || fail "the brd row: $(cat "$out/ab.md")"
 grep -q "^source=Debian kernel $ver (6.1.192-3) + main.patch (patch -p1, sha256 [0-9a-f]*; modules rebuilt: drivers/block/fakeb/fakeb)$" \
 	"$out/changed/kernel.env" || fail "changed/kernel.env: $(cat "$out/changed/kernel.env")"
@@ -81,7 +81,7 @@ echo '#define NULLB "9000"' > "$dir/src.h/drivers/block/fakeb/fakeb.h"
 (cd "$dir" && diff -ruN src src.h > header.patch) && fail "the header patch is empty"
 "$TOP/compare/ab" --ab-patch "$dir/header.patch" --kernel "$k" --source "$src" --runs 1 --no-perf --out "$dir/out3" > "$dir/log" 2>&1 ||
 	fail "compare/ab --kernel on a header failed: $(tail -n 5 "$dir/log")"
-grep -qF '| nullb-mb1-poll1 | hipri-all | 10,575 | 9,000 | -1,575 |' "$dir/out3/ab.md" || fail "the header patch: $(cat "$dir/out3/ab.md")"
+grep -qF '| nullb-mq-poll | hipri-all | 10,575 | 9,000 | -1,575 |' "$dir/out3/ab.md" || fail "the header patch: $(cat "$dir/out3/ab.md")"
 
 # the bisect over a git history of the module's folder: c1 = the source's files, c3 the change
 repo=$dir/repo
@@ -105,14 +105,14 @@ commit "fakeb: another comment" > /dev/null
 echo '/* a third */' >> "$repo/drivers/block/fakeb/main.c"
 c5=$(commit "fakeb: a third comment")
 : > "$RAMLLD_CACHE/measures"
-"$TOP/compare/ab" --bisect "$c1" "$c5" --git "$repo" --kernel "$k" --source "$src" --path nullb-mb1-poll1/hipri-all \
+"$TOP/compare/ab" --bisect "$c1" "$c5" --git "$repo" --kernel "$k" --source "$src" --path nullb-mq-poll/hipri-all \
 	--threshold 100 --runs 1 --no-perf --out "$dir/bis" > "$dir/log" 2>&1 || fail "compare/ab --bisect --kernel failed: $(tail -n 8 "$dir/log")"
 expect_eq "first bad commit" "$c3" "$(cat "$dir/bis/first-bad")"
 grep -qF "first changed commit: ${c3:0:7} fakeb: cheaper" "$dir/log" || fail "no first changed commit line: $(cat "$dir/log")"
-grep -qF '| nullb-mb1-poll1 | hipri-all | 10,575 | 8,038 | -2,537 |' "$dir/bis/ab.md" || fail "the A/B of c3: $(cat "$dir/bis/ab.md")"
+grep -qF '| nullb-mq-poll | hipri-all | 10,575 | 8,038 | -2,537 |' "$dir/bis/ab.md" || fail "the A/B of c3: $(cat "$dir/bis/ab.md")"
 grep -q "^source=Debian kernel $ver (6.1.192-3) + $repo ${c1:0:12}\.\.${c3:0:12} (fakeb: cheaper)" "$dir/bis/changed/kernel.env" ||
 	fail "changed is not c3: $(cat "$dir/bis/changed/kernel.env")"
-grep -qF -- "--kernel $k --source $src --path nullb-mb1-poll1/hipri-all" "$dir/bis/ab.md" || fail "the report's command lacks --kernel: $(head -n 3 "$dir/bis/ab.md")"
+grep -qF -- "--kernel $k --source $src --path nullb-mq-poll/hipri-all" "$dir/bis/ab.md" || fail "the report's command lacks --kernel: $(head -n 3 "$dir/bis/ab.md")"
 # GOOD itself is the kernel as packaged, measured without a rebuild
 expect_eq "GOOD's kernel" "$k" "$(head -n 1 "$RAMLLD_CACHE/measures")"
 awk -v c3="$c3" '$1 == c3 && $3 != "bad" { exit 1 }' "$dir/bis/bisect.tsv" || fail "c3 not judged bad: $(cat "$dir/bis/bisect.tsv")"
@@ -141,6 +141,6 @@ c1x=$(commit "fakeb: not the source's")
 echo '/* more */' >> "$repo/drivers/block/fakeb/main.c"
 c2x=$(commit "fakeb: more")
 expect_fail "--kernel: drivers/block/fakeb/main.c at $c1x is not $src/drivers/block/fakeb/main.c" \
-	--bisect "$c1x" "$c2x" --git "$repo" --kernel "$k" --source "$src" --path nullb-mb1-poll1/hipri-all --threshold 100
+	--bisect "$c1x" "$c2x" --git "$repo" --kernel "$k" --source "$src" --path nullb-mq-poll/hipri-all --threshold 100
 expect_eq "kernels built by refused runs" "$n" "$(find "$RAMLLD_CACHE/kernels" -maxdepth 1 -name 'ab-mod-*' | wc -l)"
 echo "ok: compare/ab --kernel: the rebuilt module in a copy of the kernel, a folder's header, the cache, the bisect (${c3:0:12}), refusals"

@@ -31,11 +31,11 @@ ramlld_load_with() {
 	if insmod "$scsi_ko" 2>> /tmp/compare-insmod.err; then
 		RAMLLD_SCSI=1
 	else
-		note skip ramlld-scsi "ramlld_scsi.ko did not load ($(tr '\n' ' ' < /tmp/compare-insmod.err)); bio and mq only"
+		note skip ramlld-sd "ramlld_scsi.ko did not load ($(tr '\n' ' ' < /tmp/compare-insmod.err)); bio and mq only"
 	fi
 	if [ "$RAMLLD_SCSI" = 1 ] && ! wait_for 15 have_n_scsi "$nluns" RAMLLD; then
 		RAMLLD_SCSI=0
-		note skip ramlld-scsi "no sd disk with vendor RAMLLD appeared after mode=all"
+		note skip ramlld-sd "no sd disk with vendor RAMLLD appeared after mode=all"
 	fi
 	echo "ramlld: $(cd /sys/module/ramlld/parameters && grep -H . ./* 2> /dev/null | sed 's|^\./||' | tr '\n' ' ')" >> "$LOG"
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034,SC2154
-# compare target ramlld-scsi-poll, sourced by compare/guest-run (docs/usage.md: "Adding a target").
+# compare target ramlld-sd-poll, sourced by compare/guest-run (docs/usage.md: "Adding a target").
 # desc: ramlld scsi with poll_queues=1 (->mq_poll, 5.13 on)
+# alias: ramlld-scsi-poll
 # group: ramlld
 # order: 35
 # levels: -
