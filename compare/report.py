@@ -143,9 +143,9 @@ def main(argv):
         return 0
     if a.publish and not os.path.isdir(a.publish):
         ap.error(f"--publish: no folder '{a.publish}' (give an existing folder, e.g. docs/)")
-    if not load(a.dir).cells:
+    if not load(a.dir).cells and not os.path.isdir(os.path.join(a.dir, "two-node")):
         print(f"report.py: '{a.dir}' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json "
-              "in it (give a folder a compare/run run wrote)", file=sys.stderr)
+              "nor two-node/ in it (give a folder a compare/run run wrote)", file=sys.stderr)
         return 2
     run = write(a.dir, a.publish)
     if not a.quiet:

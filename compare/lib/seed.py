@@ -1,34 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The seed sections' common part: the verdict rule (host clock and exact clock), the posts'
-bands, the verdict that the clock cannot decide, a seed section's markdown and its ratio bars."""
+"""The seed sections' common part: the posts' bands (the verdict: lib/verdict.py), a seed
+section's markdown and its ratio bars."""
 
-from .fmt import fmt, table
-from .stats import EXACT_AGREE_PCT, EXACT_NO_DIFFERENCE, interval95, ratio
+from .fmt import table
+from .stats import ratio
+from .verdict import RULES
 
-# "reproduced" also when the measured ratio is within this factor of the post's
-TOLERANCE = 0.15
-VERDICT_RULE = (
-    "Verdict rule on the host's clock: the measured ratio's 95 % interval is mean ± t·sd/√n "
-    "(Student's t, n the fewer repeats of the two cells, sd propagated from both cells' sample "
-    "deviations). An interval holding 1.0 (no difference beyond the spread) or a ratio on the "
-    f"other side of 1.0 is **not reproduced**; the same direction with the post's ratio inside "
-    f"the interval or within ±{TOLERANCE:.0%} of it is **reproduced**; the same direction at "
-    "another size is **changed since** (the effect is there, the kernel moved its size).")
-VERDICT_RULE_EXACT = (
-    "Verdict rule on the exact clock (icount): a figure's runs are a determinism check, not a "
-    f"sample: each figure behind a ratio needs two runs or more within {EXACT_AGREE_PCT} % of "
-    "their mean, else the verdict is **not exact** (nothing decided; which runs differed is "
-    "said). A ratio within "
-    f"{EXACT_NO_DIFFERENCE:.0%} of 1.0 (the two figures' own agreement) or on the other side of "
-    "1.0 from the post's is **not reproduced**; inside the post's band it is **reproduced**; the "
-    "same direction outside it is **changed since**. The band is the post's own precision: its "
-    "claim read to the last digit the post gave (\"2x\": 1.5-2.5; \"~30 %\": 1.25-1.35; \"about "
-    "9 %\": 1.085-1.095), widened to every ratio of the post's own figures for that claim (its "
-    "four jobs, its two read-aheads, its two mixes): the post measured on other hardware and "
-    "kernels with a host clock, so no closer agreement than what it printed can be asked for.")
-
-
-# The post's band per claim (the exact clock's rule above): (lo, hi, why).
+# The post's band per claim (lib/verdict.py's rule): (lo, hi, why).
 BANDS = {
     "000": (1185 / 944, 1175 / 928, "its two mixes: 1185K / 944K and 1175K / 928K"),
     "001": (1.5, 2.5, "\"a factor of 2x\", read to the digit it gave (2x against its 3x)"),
@@ -42,81 +20,6 @@ BANDS = {
 
 def band_of(key):
     return BANDS[key][:2]
-
-
-UNDECIDABLE = "not decidable on this clock"
-# a claim whose other side cannot run on this machine's distribution (no package of it)
-UNAVAILABLE = "not decidable here"
-UNDECIDABLE_RULE = (
-    "A claim about work done in parallel (several CPUs at once, or a target and an initiator "
-    f"on two machines) is **{UNDECIDABLE}** on a guest whose vCPUs take turns: its figures "
-    "are then said, and the command that decides the claim on a machine with parallel CPUs "
-    "is given.")
-
-
-def undecidable(sec, why, command, where=None):
-    """Mark a seed section's verdict as one this clock cannot decide: why, and the command that
-    decides it on a machine with parallel CPUs (where: what that machine must have)."""
-    v = sec["verdict"]
-    v["measured_category"] = v["category"]
-    v["category"] = UNDECIDABLE
-    v["why"], v["command"], v["where"] = why, command, where
-    sec["verdict_line"] = (f"**Verdict: {UNDECIDABLE}** — {why} Decided on a machine with "
-                           f"parallel CPUs by `{command}`" + (f", {where}" if where else "")
-                           + ". What this run measured: "
-                           + sec["verdict_line"].split("—", 1)[-1].strip())
-
-
-def verdict(r, sd, n, claim, band=None, agree=None):
-    """reproduced / not reproduced / changed since (/ not exact), for a measured ratio r ± sd
-    (n repeats) against the post's ratio claim (> 1 or < 1: the direction the post found).
-    agree None: the host's clock, Student's t rule. agree an agreement() dict: the exact clock,
-    r itself against band (lo, hi), the post's own precision."""
-    v = {"category": "not measured", "r": r, "sd": sd, "lo": None, "hi": None, "n": n,
-         "claim": claim, "exact": agree is not None, "band": band, "agree": agree}
-    if r is None:
-        return v
-    up = claim > 1
-    if agree is not None:
-        blo, bhi = band if band else (claim, claim)
-        if agree["ok"] is not True:
-            v["category"] = "not exact"
-        elif abs(r - 1.0) <= EXACT_NO_DIFFERENCE or (r > 1) != up:
-            v["category"] = "not reproduced"
-        else:
-            v["category"] = "reproduced" if blo <= r <= bhi else "changed since"
-        return v
-    lo, hi = interval95(r, sd, n)
-    if lo is None:
-        lo = hi = r
-    if lo <= 1.0 <= hi or (r > 1) != up:
-        cat = "not reproduced"
-    elif lo <= claim <= hi or abs(r / claim - 1) <= TOLERANCE:
-        cat = "reproduced"
-    else:
-        cat = "changed since"
-    v.update(category=cat, lo=lo, hi=hi)
-    return v
-
-
-def verdict_text(v, what, claim_text):
-    if v["r"] is None:
-        return f"**Verdict: not measured** — {what}: no cells in this run (see Notes)."
-    if v["exact"]:
-        a = v["agree"]
-        blo, bhi = v["band"] or (v["claim"], v["claim"])
-        head = f"**Verdict: {v['category']}** — {what}: **{fmt(v['r'], 3)}x**"
-        if v["category"] == "not exact":
-            why = (f"the runs differ beyond {EXACT_AGREE_PCT} %: {a['what']}" if a["ok"] is False
-                   else a["what"] or "one run")
-            return (f"{head} (exact clock, icount), not decided: {why}. The post: "
-                    f"{fmt(v['claim'], 2)}x ({claim_text}).")
-        return (f"{head} (exact clock, icount: every figure's runs within {a['pct']:.3f} %) "
-                f"against the post's {fmt(v['claim'], 2)}x ({claim_text}; its band "
-                f"{fmt(blo, 3)}-{fmt(bhi, 3)}).")
-    return (f"**Verdict: {v['category']}** — {what}: **{fmt(v['r'], 2)} ± {fmt(v['sd'], 2)}x** "
-            f"(host clock; 95 % interval {fmt(v['lo'], 2)}-{fmt(v['hi'], 2)}, n = {v['n']}) "
-            f"against the post's {fmt(v['claim'], 2)}x ({claim_text}).")
 
 
 def cell_ratio(idx, a, b, metric="iops"):
@@ -141,7 +44,7 @@ def markdown(s):
     L = [f"## Seed {s['id']}: {s['title']}", "",
          f"**The post:** {s['claim']}.", "", f"**Measured here:** {s['compared']}", "",
          f"**Clock:** every figure of this section: {s.get('clock', 'host clock')}.", "",
-         rule(s.get("exact")), ""]
+         "**Verdict rule** (compare/lib/verdict.py; docs/seeds.md): " + RULES[0], ""]
     for cap, head, rows in s["tables"]:
         if rows:
             L += [cap + ":", "", table(head, rows), ""]
@@ -171,11 +74,6 @@ def bars(s, plots):
     ax.set_title(b["title"], fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     s.setdefault("plots", []).append(plots.save(fig, b["name"]))
-
-
-def rule(exact):
-    return VERDICT_RULE_EXACT if exact else VERDICT_RULE
-
 
 
 def compute_section(run, workload, analyse, finish=None):

@@ -5,7 +5,8 @@ import re
 
 from lib.fmt import fmt, pm
 from lib.results import extras_mean
-from lib.seed import (BANDS, band_of, cell_ratio, markdown, targets_of, undecidable, verdict, verdict_text)
+from lib.seed import BANDS, band_of, cell_ratio, markdown, targets_of
+from lib.verdict import line, not_decidable, setup_text, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement, ratio
 
@@ -73,14 +74,16 @@ def seed000(root, cells, idx, exact=False):
     ns = sorted({int(re.search(r"(\d+)lun", c["section"]).group(1)) for c in lio})
     pair = (10, 32) if {10, 32} <= set(ns) else (ns[0], ns[-1]) if len(ns) >= 2 else None
     claim = 1185 / 944
-    v = verdict(None, None, 0, claim)
+    setup = setup_text(root, "on a host of 32 hardware threads, LUNs served at once")
+    v = verdict(None, None, 0, claim, setup=setup, decides="compare/run --only seed-000")
     what = "LIO's randrw 25 % writes IOPS, 32 over 10 LUNs"
     if pair:
         prof = lio[0]["profile"]
         r, sd, n = cell_ratio(idx, ("lio", prof, w, f"randrw-25w-{pair[1]}lun"),
                               ("lio", prof, w, f"randrw-25w-{pair[0]}lun"))
         v = verdict(r, sd, n, claim, band_of("000"), cell_agreement(
-            [idx.get(("lio", prof, w, f"randrw-25w-{x}lun")) for x in pair]) if exact else None)
+            [idx.get(("lio", prof, w, f"randrw-25w-{x}lun")) for x in pair]) if exact else None,
+            setup=setup)
         if pair != (10, 32):
             what = (f"LIO's randrw 25 % writes IOPS, {pair[1]} over {pair[0]} LUNs (the post's "
                     "10 and 32 were not both run at this scale)")
@@ -96,7 +99,8 @@ def seed000(root, cells, idx, exact=False):
             "costs at the fewer LUNs over those at the more, not the parallel scaling over 32 hardware threads "
             "the post measured (that question needs the host clock on real cores).")
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "1185K / 944K; " + BANDS["000"][2])
+    sec["verdict_what"] = (what, "1185K / 944K; " + BANDS["000"][2])
+    sec["verdict_line"] = line(v, *sec["verdict_what"])
     return sec
 
 
@@ -135,7 +139,8 @@ def undecided_here(run):
 
 def _finish(sec, run):
     for u in undecided_here(run):
-        undecidable(sec, u["why"], u["command"])
+        not_decidable(sec["verdict"], u["why"].rstrip("."), u["command"])
+        sec["verdict_line"] = line(sec["verdict"], *sec["verdict_what"])
 
 
 def compute(run):

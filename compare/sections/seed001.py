@@ -5,7 +5,8 @@ import json
 import os
 
 from lib.fmt import fmt, pm
-from lib.seed import BANDS, band_of, bars, markdown, targets_of, verdict, verdict_text
+from lib.seed import BANDS, band_of, bars, markdown, targets_of
+from lib.verdict import figure, line, setup_text, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import agreement, mean_sd, ratio
 
@@ -159,24 +160,26 @@ def seed001(root, cells, idx, exact=False):
         return agreement([(f"{t} dd ({basis})", dd_window_runs(root, idx.get((t, p, w, "dd"))))
                           for t in (a, b)])
     r, sd, n = window_ratio("ramlld-bio", "ramlld-sd")
-    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-sd"))
+    setup = setup_text(root, "on 6 cores, 20 dd per CPU reading 300 MB each")
+    v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-sd"),
+                setup=setup, decides="compare/run --only seed-001")
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(
+    sec["verdict_line"] = line(
         v, f"ramlld-bio / ramlld-sd on the dd run [{p}], IOPS ({basis})",
         "380K / 190K; " + BANDS["001"][2])
     r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-sd")
     if r2 is not None:
         v2 = verdict(r2, sd2, n2, 216 / 190, band_of("001-fakerw-lld"),
-                     window_agreement("sdebug-fakerw", "ramlld-sd"))
+                     window_agreement("sdebug-fakerw", "ramlld-sd"), setup)
         sec["notes"].append(f"scsi_debug fake_rw=1 over the SCSI LLD doing the I/O: "
-                            f"{fmt(r2, 2)} ± {fmt(sd2, 2)}x here, 1.14x in the post (216K / "
-                            f"190K): {v2['category']} by the same rule.")
+                            f"{figure(v2)} here, 1.14x in the post (216K / 190K): "
+                            f"{v2['category']} by the same rule ({v2['why']}).")
     r3, sd3, n3 = window_ratio("sdebug-fakerw", "sdebug")
     if r3 is not None:
         v3 = verdict(r3, sd3, n3, 800 / 651, band_of("001-fakerw-rw"),
-                     window_agreement("sdebug-fakerw", "sdebug"))
-        sec["notes"].append(f"scsi_debug fake_rw=1 over fake_rw=0: {fmt(r3, 2)} ± {fmt(sd3, 2)}x "
-                            f"here, 1.23x in Bart's run (800K / 651K): {v3['category']}.")
+                     window_agreement("sdebug-fakerw", "sdebug"), setup)
+        sec["notes"].append(f"scsi_debug fake_rw=1 over fake_rw=0: {figure(v3)} here, 1.23x in "
+                            f"Bart's run (800K / 651K): {v3['category']} ({v3['why']}).")
     return sec
 
 

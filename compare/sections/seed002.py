@@ -11,7 +11,8 @@ import statistics
 from lib.fmt import fmt, pm
 from lib.perf import layer_of, symbols
 from lib.results import run_extras
-from lib.seed import BANDS, band_of, markdown, targets_of, undecidable, verdict, verdict_text
+from lib.seed import BANDS, band_of, markdown, targets_of
+from lib.verdict import line as verdict_line, not_decidable, setup_text, verdict
 from lib.seed import render_section
 from lib.stats import EXACT_AGREE_PCT, agreement, mean_sd, ratio
 from lib.twonode import SIDES, load as load_two_node
@@ -198,10 +199,11 @@ def seed002(root, cells, idx, exact=False):
     sec["tables"].append(("max_sectors_kb 64 over 512, per read-ahead (the post: 1.29x at 512K, "
                           "1.32x at 2M)", ["target", "read-ahead", "ms64 / ms512", "verdict"],
                           rrows))
+    setup = setup_text(root, "over iSCSI between two machines, reading a disk")
     key = ("ramlld-sd", "2M") if ("ramlld-sd", "2M") in ratios else next(iter(ratios), None)
     if key:
         r, sd, n, ag = ratios[key]
-        v = verdict(r, sd, n, 1.30, band_of("002"), ag)
+        v = verdict(r, sd, n, 1.30, band_of("002"), ag, setup)
         what = f"{key[0]}, max_sectors_kb 64 over 512 at read-ahead {key[1]}, all sizes averaged"
         if ag and ag.get("sizes_pct") is not None:
             what += f"; single sizes' runs up to {ag['sizes_pct']:.2f} % apart"
@@ -218,10 +220,11 @@ def seed002(root, cells, idx, exact=False):
             what += (f"; every other path and read-ahead: {fmt(lo[1], 3)}x ({lo[0][0]} at "
                      f"{lo[0][1]}) to {fmt(hi[1], 3)}x ({hi[0][0]} at {hi[0][1]})")
     else:
-        v, what = verdict(None, None, 0, 1.30), "max_sectors_kb 64 over 512"
+        v = verdict(None, None, 0, 1.30, setup=setup, decides="compare/run --only seed-002")
+        what = "max_sectors_kb 64 over 512"
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "~30 %: 159.24 / 120.71 MB/s; "
-                                       + BANDS["002"][2])
+    sec["verdict_what"] = (what, "~30 %: 159.24 / 120.71 MB/s; " + BANDS["002"][2])
+    sec["verdict_line"] = verdict_line(v, *sec["verdict_what"])
     sec["breakdown"] = seed002_breakdown(root, idx, paths, profs, sizes, sec, exact)
     sec["perf"] = seed002_perf(root, paths, sec)
     seed002_steps(idx, paths, sizes, sec)
@@ -559,7 +562,8 @@ def _finish(sec, run):
             why += (" Two guests (below) do overlap in the host's time, but with icount sleep=on "
                     "a side's idle time passes at the host's speed, so neither exact clock "
                     "measures the pair's MB/s.")
-        undecidable(sec, why, u["command"], u["where"])
+        not_decidable(sec["verdict"], why.rstrip("."), u["command"], u["where"])
+        sec["verdict_line"] = verdict_line(sec["verdict"], *sec["verdict_what"])
     tn = sec.get("two_node")
     if tn and tn["ratios"]:
         z, ra, r = tn["ratios"][-1]

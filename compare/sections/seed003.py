@@ -5,12 +5,18 @@ import math
 import os
 
 from lib.fmt import fmt, pm
-from lib.seed import UNAVAILABLE, band_of, bars, cell_ratio, markdown, targets_of, verdict
+from lib.seed import band_of, bars, cell_ratio, markdown, targets_of
+from lib.verdict import line, not_decidable, setup_text, verdict
 from lib.seed import render_section
 from lib.stats import cell_agreement
 from lib.twonode import load as load_two_node
 
 TITLE = "Seed 003"
+# the post's pair cannot run here: why, and what would decide it
+UNAVAILABLE_WHY = ("SCST is not in Debian (no package; out of tree), so SCST against TCM cannot "
+                   "run here")
+UNAVAILABLE_DECIDES = "compare/run --only seed-003"
+UNAVAILABLE_WHERE = "with SCST built for the guest's kernel and a compare/targets file for it"
 WORKLOAD = "seed-003"
 
 # ---------------------------------------------------------------- seed 003
@@ -92,36 +98,16 @@ def seed003(root, cells, idx, exact=False):
                           ("lio", prof, w, "libaio-4k-qd16x2"))
     v = verdict(r, sd, n, 184 / 167, band_of("003"), cell_agreement(
         [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-sd", "lio")])
-        if exact else None)
-    measured = v["category"]
-    v["category"] = UNAVAILABLE
+        if exact else None, setup_text(root, "SCST and LIO over SRP on InfiniBand hardware"))
+    not_decidable(v, UNAVAILABLE_WHY, UNAVAILABLE_DECIDES, UNAVAILABLE_WHERE)
     sec["verdict"] = v
     rs, _, _ = cell_ratio(idx, ("ramlld-sd", prof, w, "libaio-4k-qd16x2"),
                           ("srp", prof, w, "libaio-4k-qd16x2"))
-    over_srp = (f" Over the post's own fabric (`srp`, LIO over SRP on soft-RoCE): ramlld-sd / "
-                f"srp on test (2) {fmt(rs, 3)}x." if rs is not None else "")
-    if r is None:
-        sec["verdict_line"] = (f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, and no LIO "
-                               "cell of the nearest comparison ran (see Notes).")
-    elif exact:
-        a = v["agree"]
-        agree = (f"every figure's runs within {a['pct']:.3f} %" if a["ok"] else
-                 "not exact: " + (a["what"] or "one run"))
-        sec["verdict_line"] = (
-            f"**Verdict: {UNAVAILABLE}** (exact clock, icount) — SCST is not in Debian, so SCST "
-            "against TCM cannot run here. The nearest measurable question, what LIO's target "
-            f"core costs per command: ramlld-sd / lio on test (2) **{fmt(r, 3)}x** ({agree}; "
-            f"by the exact rule against the post's band {fmt(v['band'][0], 3)}-"
-            f"{fmt(v['band'][1], 3)}: {measured}), against the post's SCST / TCM "
-            f"{fmt(184 / 167, 2)}x." + over_srp)
-    else:
-        lo, hi = v["lo"], v["hi"]
-        sec["verdict_line"] = (
-            f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, so SCST against TCM cannot run "
-            "here. The nearest measurable question, what LIO's target core costs per command: "
-            f"ramlld-sd / lio on test (2) **{fmt(r, 2)} ± {fmt(sd, 2)}x** (host clock; 95 % "
-            f"interval {fmt(lo, 2)}-{fmt(hi, 2)}, n = {n}), against the post's SCST / TCM "
-            f"{fmt(184 / 167, 2)}x." + over_srp)
+    sec["verdict_line"] = line(v, "the nearest measurable question, what LIO's target core "
+                               "costs per command: ramlld-sd / lio on test (2)",
+                               "SCST / TCM 184K / 167K") + (
+        f" Over the post's own fabric (`srp`, LIO over SRP on soft-RoCE): ramlld-sd / srp on "
+        f"test (2) {fmt(rs, 3)}x." if rs is not None else "")
     two_node(root, sec)
     return sec
 
@@ -222,10 +208,6 @@ def two_node(root, sec):
            f"{fmt(im['mean'] / tm['mean'], 2)}x the target side per I/O." if im else ""))
     sec["two_node"] = {"target": t, "target_ipio": tot, "core_ipio": core, "core_share": share,
                        "ceiling": ceil}
-    if sec["verdict"].get("r") is None:
-        sec["verdict_line"] = (f"**Verdict: {UNAVAILABLE}** — SCST is not in Debian, so SCST "
-                               "against TCM cannot run here (no one-guest cell of seed 003 in "
-                               "this run).")
     sec["verdict_line"] += (
         f" On two nodes ({label}): LIO's target side {fmt(tot)} instructions per command, its "
         f"target core {fmt(core)} of them ({100 * share:.1f} %): a free target core would gain "

@@ -6,7 +6,8 @@ import statistics
 
 from lib.fmt import fmt, pm
 from lib.results import extras_mean, run_shape
-from lib.seed import BANDS, band_of, bars, cell_ratio, markdown, targets_of, verdict, verdict_text
+from lib.seed import BANDS, band_of, bars, cell_ratio, markdown, targets_of
+from lib.verdict import line, setup_text, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
@@ -69,16 +70,18 @@ def seed004(root, cells, idx, exact=False):
                        "ylabel": "x scsi_debug delay=0", "groups": [b[0] for b in bars],
                        "series": series, "name": "seed-004-ratios.png"}
     claim = statistics.mean(ram / dbg for _, ram, dbg in SEED004_POST)
+    setup = setup_text(root, "on hardware, 60 s a job, devices of 10-20 GiB")
     if rs:
         r = statistics.mean(x[0] for x in rs)
         sd = math.sqrt(sum((x[1] or 0) ** 2 for x in rs)) / len(rs)
         v = verdict(r, sd, min(x[2] for x in rs), claim, band_of("004"),
-                    cell_agreement(used) if exact else None)
+                    cell_agreement(used) if exact else None, setup)
         what = f"ramlld-sd / scsi_debug delay=0, mean over {len(rs)} job(s)"
     else:
-        v, what = verdict(None, None, 0, claim), "ramlld-sd / scsi_debug"
+        v = verdict(None, None, 0, claim, setup=setup, decides="compare/run --only seed-004")
+        what = "ramlld-sd / scsi_debug"
     sec["verdict"] = v
-    sec["verdict_line"] = verdict_text(v, what, "the mean of its four jobs' ratios; "
+    sec["verdict_line"] = line(v, what, "the mean of its four jobs' ratios; "
                                        + BANDS["004"][2])
     return sec
 

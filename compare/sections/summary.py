@@ -3,7 +3,7 @@
 I/O costs on each path, what each knob changes, each seed's verdict, the path ladder."""
 
 from lib.fmt import fmt, signed, table
-from lib.seed import UNAVAILABLE, UNDECIDABLE
+from lib.verdict import NOT_DECIDABLE, cell
 from lib.twonode import SIDES
 from lib.targets import summary_paths
 from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
@@ -110,8 +110,8 @@ def knob_rows(run):
 
 
 def undecided_cell(why, command, where=None):
-    return (f"**{UNDECIDABLE}**: {why.rstrip('.')}. Decides it: `{command}`"
-            + (f", {where}" if where else ""))
+    return (f"**{NOT_DECIDABLE}**: {why.rstrip('.')}. Decides it: `{command}`"
+            + (f", {where}" if where else "") + ".")
 
 
 def absent_rows(run, mod, sid):
@@ -123,9 +123,10 @@ def absent_rows(run, mod, sid):
     if main:
         verdict = undecided_cell(main["why"], main["command"], main.get("where"))
     elif sid == "003":
-        verdict = f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO with"
+        verdict = undecided_cell(mod.UNAVAILABLE_WHY, mod.UNAVAILABLE_DECIDES,
+                                 mod.UNAVAILABLE_WHERE)
     else:
-        verdict = f"not measured: `compare/run --only seed-{sid}`"
+        verdict = undecided_cell("this run has no figures of it", f"compare/run --only seed-{sid}")
     rows = [[f"{sid}: {claim}", "not in this run", verdict]]
     for u in undecided:
         if u["claim"] is not None:
@@ -146,10 +147,7 @@ def seed_rows(run):
         v = sec["verdict"]
         claim, what = CLAIMS[sid]
         got = f"{what}: {fmt(v['r'], 3)}x" if v.get("r") is not None else "not measured"
-        verdict = v["category"]
-        if sid == "003" and v.get("r") is not None:
-            verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
-                       "with; the ratio is LIO's own cost per command over ramlld's SCSI disk")
+        verdict = cell(v)
         tn2 = sec.get("two_node") if sid == "002" else None
         if tn2 and tn2["ratios"]:
             z, ra, r = tn2["ratios"][-1]
@@ -163,14 +161,9 @@ def seed_rows(run):
                 "instructions per command" + (
                     f", its target core {fmt(tn['core_ipio'])} ({100 * tn['core_share']:.1f} %)"
                     if tn.get("core_ipio") is not None else ""))
-            verdict = (f"**{UNAVAILABLE}**: SCST is not in Debian, so nothing to compare LIO "
-                       "with" + (f"; a target core costing nothing would gain at most "
-                                 f"{fmt(tn['ceiling'], 3)}x on the target side"
-                                 if tn.get("ceiling") else ""))
-        if verdict == UNDECIDABLE:
-            verdict = undecided_cell(v["why"], v["command"], v.get("where"))
-        elif verdict == "not measured":
-            verdict = f"not measured: `compare/run --only seed-{sid}`"
+            if tn.get("ceiling"):
+                verdict += (f" A target core costing nothing would gain at most "
+                            f"{fmt(tn['ceiling'], 3)}x on the target side.")
         rows.append([f"{sid}: {claim}", got, verdict])
         for u in sec.get("undecided", []):
             rows.append([f"{sid}: {u['claim']}", u["measured"],

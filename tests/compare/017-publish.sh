@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable on this clock" where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
+# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable", with why and what decides it, where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -49,16 +49,16 @@ for want in ("| ramlld bio | kernel's defaults |", "| ramlld mq | kernel's defau
     assert want in first30, f"the first 30 lines lack {want!r}"
 summary = "\n".join(rep[i:end])
 for want in ("seed 001's tuning: none, rq_affinity=2, add_random=0", "| the post's claim | measured here | verdict |",
-             "**not decidable on this clock**: an interrupt CPU saturating needs CPUs running at once",
+             "**not decidable**: an interrupt CPU saturating needs CPUs running at once",
              "`compare/run --host DEV --only seed-001 --clock host`", "![ladder.png](ladder.png)"):
     assert want in summary, f"the summary lacks {want!r}"
 seeds = [x for x in rep[i:end] if re.match(r"\| 00[0-4]: ", x)]
 assert sorted({x[2:5] for x in seeds}) == ["000", "001", "002", "003", "004"], seeds
 absent = {x[2:5]: x.split(" | ")[-1] for x in seeds if "| not in this run |" in x}
-assert absent.get("000", "").startswith("**not decidable on this clock**: the post's gain from 10 to 32 LUNs"), absent
+assert absent.get("000", "").startswith("**not decidable**: the post's gain from 10 to 32 LUNs"), absent
 assert "`compare/run --host DEV --only seed-002 --clock host`, DEV an iSCSI disk" in absent.get("002", ""), absent
-assert absent.get("003") == "**not decidable here**: SCST is not in Debian, so nothing to compare LIO with |", absent
-assert absent.get("004") == "not measured: `compare/run --only seed-004` |", absent
+assert absent.get("003", "").startswith("**not decidable**: SCST is not in Debian"), absent
+assert absent.get("004") == "**not decidable**: this run has no figures of it. Decides it: `compare/run --only seed-004`. |", absent
 print(f"ok: the summary is lines {i + 1}-{end}: paths, knobs and bio vs sd in the first 30, a row "
       f"per seed ({len(seeds)} rows, {len(absent)} not in this run but given their verdict), the ladder")
 out = open(os.path.join(d, "out.txt"), encoding="utf-8").read()
