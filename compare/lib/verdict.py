@@ -19,7 +19,7 @@ RULES = [
     "t·sd/√n (Student's t, n the fewer repeats of the two figures, sd propagated from both). "
     "On the exact clock (icount, docs/clock.md) a figure's runs check determinism, they are "
     f"no sample: each figure needs two runs or more within {EXACT_AGREE_PCT} % of their mean, "
-    f"and the interval is the ratio ± {EXACT_NO_DIFFERENCE:.0%} (both figures' agreement).",
+    f"and the interval is the ratio ± {EXACT_NO_DIFFERENCE * 100:g} % (both figures' agreement).",
     "**The post's band.** The post's ratio read to the last digit it gave, widened to every "
     "ratio of its own figures for that claim (BANDS in compare/lib/seed.py): the post measured "
     "once, on other hardware, and printed no spread.",
