@@ -14,10 +14,13 @@ def fmt(x, nd=None):
 
 
 def pm(m, s, nd=None):
-    """'m ± s' (m alone when s is 0 or None)."""
+    """'m ± s'; m alone when s is None or rounds to 0 at the digits shown (an exact figure's
+    runs that agree to them: a '± 0.00' would claim a precision the method does not give)."""
     if m is None:
         return "-"
-    return f"{fmt(m, nd)} ± {fmt(s, nd)}" if s else fmt(m, nd)
+    if not s or float(fmt(s, nd).replace(",", "")) == 0:
+        return fmt(m, nd)
+    return f"{fmt(m, nd)} ± {fmt(s, nd)}"
 
 
 def signed(x, nd=None):
