@@ -36,7 +36,7 @@ fio_io_window() {
 
 # The 4k randread cell again, traced: blktrace + btt, then perf (not counted in the matrix).
 breakdown_target() { # TARGET PROFILE
-	local t=$1 bd=$out/breakdown/$1 tmp=/tmp/compare-bd s=randread-4k-qd32 rt=$((runtime < 2 ? 2 : runtime)) d
+	local t=$1 bd=$out/breakdown/$1 tmp=/tmp/compare-bd s=randread-4k-qd32 rt=$((runtime_s < 2 ? 2 : runtime_s)) d
 	mkdir -p "$bd"
 	echo "profile=$2" > "$bd/profile.env"
 	rm -rf "$tmp"

@@ -23,7 +23,13 @@ default) : "${perf:=1}" "${repeats:=3}" "${nluns:=4}" "${capacity_mb:=128}" "${r
 full) : "${perf:=1}" "${repeats:=5}" "${nluns:=4}" "${capacity_mb:=128}" "${runtime:=20}" "${ramp:=2}" ;;
 *) die "--level: bad value '$level' (allowed: quick default full)" ;;
 esac
-for v in repeats runtime nluns capacity_mb depth perf_passes; do
+# a run's length: whole seconds, or milliseconds ("250ms": fio's own unit); runtime_s, whole
+# seconds rounded up, for what counts in seconds (the breakdown's run, the ETA)
+[[ $runtime =~ ^[1-9][0-9]*(ms)?$ ]] ||
+	die "--runtime: bad value '$runtime' (allowed: seconds >= 1, or milliseconds as NNNms, e.g. 250ms)"
+runtime_s=$runtime
+[[ $runtime != *ms ]] || runtime_s=$(((${runtime%ms} + 999) / 1000))
+for v in repeats nluns capacity_mb depth perf_passes; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v//_/-}: bad value '${!v}' (allowed: a whole number >= 1)"
 done
 [[ $ramp =~ ^[0-9]+$ ]] || die "--ramp: bad value '$ramp' (allowed: seconds >= 0)"
@@ -323,6 +329,26 @@ if [ ${#also_groups[@]} -gt 0 ]; then
 		done
 	done
 fi
+# --cells FILE (compare/run's shards): only the plan's cells that FILE lists ("TARGET PROFILE
+# WORKLOAD SECTION SHAPE" a line, as --print-plan's "cell" lines), the plan decided whole first so
+# that a shard runs each cell exactly as the whole run would; the selection narrows to their
+# targets, the breakdown to those among them
+if [ -n "$cells_file" ]; then
+	[ -r "$cells_file" ] || die "--cells: no file '$cells_file'"
+	declare -A in_shard=()
+	while read -r line; do [ -z "$line" ] || in_shard[$line]=1; done < "$cells_file"
+	kept=()
+	for c in "${plan[@]}"; do [ -z "${in_shard[$c]:-}" ] || kept+=("$c"); done
+	[ ${#kept[@]} = ${#in_shard[@]} ] ||
+		die "--cells: $((${#in_shard[@]} - ${#kept[@]})) of the cells in '$cells_file' are not in the plan (allowed: --print-plan's cell lines)"
+	plan=("${kept[@]}")
+	kept=()
+	for t in "${tlist[@]}"; do [[ " ${plan[*]%% *} " != *" $t "* ]] || kept+=("$t"); done
+	tlist=("${kept[@]}")
+	kept=()
+	for t in "${bd_targets[@]}"; do [[ " ${tlist[*]} " != *" $t "* ]] || kept+=("$t"); done
+	bd_targets=("${kept[@]}")
+fi
 total=$((${#plan[@]} * repeats))
 [ "$total" -gt 0 ] || [ ${#SKIP_NEED[@]} -gt 0 ] || die "nothing to run: the selection (--only/--targets/--profiles) is empty"
 # skip_lines: one "skip TARGET REASON" line a target whose needs this kernel does not meet
@@ -395,6 +421,6 @@ if [ -n "$check_only" ] && [ "$knobs_only" = 1 ]; then
 	exit 0
 elif [ -n "$check_only" ]; then
 	skip_lines | sed "s|^|$prog: |"
-	echo "$prog: $total fio runs planned (${#tlist[@]} targets, repeats $repeats, ${runtime}s each)"
+	echo "$prog: $total fio runs planned (${#tlist[@]} targets, repeats $repeats, ${runtime%s}s each)"
 	exit 0
 fi
