@@ -13,6 +13,21 @@ guest's prefixed "knob-guest ") on standard input, and the targets' header table
   timeout-matrix S, timeout-knobs S, timeout-factor N: each guest's timeout (N x its
                       estimate x the stretch)
 
+With --jobs J (compare/run's fan-out of the exact clock, where a cell's figure does not
+depend on what else the host runs), the matrix is cut into shards of whole targets, each a
+guest of its own, and also:
+
+  shard K S T S TARGETS  shard K: S seconds, its guest's timeout T s, its targets (comma list)
+  spot S T N             the spot check's guest (a second run of every Nth cell, in another
+                         guest): S seconds, timeout T (absent with --spot-every 0 or no cells)
+  spot-cell CELL         its cells (TARGET PROFILE WORKLOAD SECTION SHAPE)
+  wall S (...)           the wall time: the guests (shards, spot check, knob guest), longest
+                         first, J at a time as GNU parallel runs them, each stretched by
+                         max(1, (LOAD + J) / CPUS), plus the host's side
+
+Shards: targets packed longest first into the shard with the least work so far (--shards,
+default 2 x J, so that a short guest fills the time a long one leaves).
+
 The costs are host seconds measured on this project's machine (docs/benches.md, "Measured
 slice and estimate" and "The exact quick level"): on the exact clock (icount) QEMU runs the
 guest on one host thread, so its CPU time is the wall time on a quiet host; on the host's
@@ -58,6 +73,13 @@ HOST = {
     "run_fixed": 3, "dd": 15, "sweep_section": 3, "seed003": 5, "knob_run_fixed": 3,
     "host_side": 90,
 }
+
+
+def seconds_of(runtime):
+    """A run's length, "1" or "250ms", in seconds."""
+    if runtime.endswith("ms"):
+        return int(runtime[:-2]) / 1000
+    return int(runtime)
 
 
 def parse(lines):
@@ -140,19 +162,24 @@ def matrix_seconds(plan, targets, clock):
     if not plan["cells"]:
         return 0
     repeats = int(plan.get("repeats", "1"))
-    seconds = int(plan.get("runtime", "1")) + int(plan.get("ramp", "0"))
+    return c["boot"] + sum(target_seconds(plan, targets, clock, repeats).values())
+
+
+def target_seconds(plan, targets, clock, repeats, cells=None, breakdown=True):
+    """Each target's work in plan order (its set-ups, runs, breakdown): {target: seconds}. A
+    set-up is counted when the driver's load or the shape changes (as guest-run does)."""
+    c = ICOUNT if clock == "icount" else HOST
+    cells = plan["cells"] if cells is None else cells
+    seconds = seconds_of(plan.get("runtime", "1")) + int(plan.get("ramp", "0"))
     level = plan.get("level", "default")
-    bd = set(plan.get("breakdown", "").split())
-    total = c["boot"]
+    bd = set(plan.get("breakdown", "").split()) if breakdown else set()
     loaded = None
-    order = []
-    for cell in plan["cells"]:
-        if cell[0] not in order:
-            order.append(cell[0])
-    for t in order:
+    work = {}
+    for t in dict.fromkeys(cell[0] for cell in cells):
         cur_shape = None
+        total = 0
         load = targets.get(t, ("", t))[1]
-        for ct, _, w, s, shape in plan["cells"]:
+        for ct, _, w, s, shape in cells:
             if ct != t:
                 continue
             if shape != cur_shape:
@@ -163,7 +190,37 @@ def matrix_seconds(plan, targets, clock):
             total += repeats * run_cost(clock, targets, t, w, s, seconds, level)
         if t in bd:
             total += c["breakdown"]
-    return total
+        work[t] = total
+    return work
+
+
+def shards(plan, targets, clock, n):
+    """The matrix cut into at most n guests of whole targets: [(seconds, [targets])], longest
+    first; each target goes to the shard with the least work so far, the longest first."""
+    c = ICOUNT if clock == "icount" else HOST
+    work = target_seconds(plan, targets, clock, int(plan.get("repeats", "1")))
+    bins = [[c["boot"], []] for _ in range(min(n, len(work)))]
+    for t, s in sorted(work.items(), key=lambda kv: -kv[1]):
+        b = min(bins, key=lambda b: b[0])
+        b[0] += s
+        b[1].append(t)
+    # each shard's targets in the plan's order (guest-run's), the shards longest first
+    order = list(work)
+    return sorted(((s, sorted(ts, key=order.index)) for s, ts in bins), key=lambda b: -b[0])
+
+
+def spot_cells(plan, every):
+    """The spot check's sample: every Nth cell of the plan, the first included."""
+    return plan["cells"][::every] if every > 0 else []
+
+
+def wall(guests, jobs, stretched):
+    """Wall seconds of guests (seconds each) run longest first, jobs at a time."""
+    slots = [0.0] * max(1, jobs)
+    for s in sorted(guests, reverse=True):
+        i = slots.index(min(slots))
+        slots[i] += s * stretched
+    return max(slots)
 
 
 def knob_seconds(fields, clock, level):
@@ -230,7 +287,18 @@ def main():
                     help="the host's 1-minute load average at the start (default 0)")
     ap.add_argument("--host-cpus", type=int, default=1, metavar="N",
                     help="the host's CPUs (default 1)")
+    ap.add_argument("--jobs", type=int, default=0, metavar="J",
+                    help="guests at once (compare/run -j): cut the matrix into shards")
+    ap.add_argument("--shards", type=int, default=0, metavar="N",
+                    help="with --jobs: matrix shards (default 2 x J)")
+    ap.add_argument("--spot-every", type=int, default=10, metavar="N",
+                    help="with --jobs: the spot check runs every Nth cell again (0: none; "
+                         "default 10)")
     args = ap.parse_args()
+    for opt in ("jobs", "shards", "spot_every"):
+        if getattr(args, opt) < 0:
+            ap.error(f"--{opt.replace('_', '-')}: '{getattr(args, opt)}' is negative "
+                     "(allowed: a whole number >= 0)")
     if args.host_load < 0:
         ap.error(f"--host-load: '{args.host_load:g}' is negative (allowed: a load average >= 0)")
     if args.host_cpus < 1:
@@ -249,6 +317,37 @@ def main():
     print(f"timeout-matrix {timeout(matrix, st)}")
     print(f"timeout-knobs {timeout(knobs, st) if knobs else 0}")
     print(f"timeout-factor {TIMEOUT_FACTOR}")
+    if args.jobs:
+        fan_out(args, plan, targets, knobs)
+    else:
+        print(f"wall {whole * st:.0f} ({minutes(whole * st)} of wall time: one guest at a time, "
+              f"host load {args.host_load:.2f} on {args.host_cpus} CPUs)")
+
+
+def fan_out(args, plan, targets, knobs):
+    """The shards, the spot check and the wall time of --jobs."""
+    c = ICOUNT if args.clock == "icount" else HOST
+    st = stretch(args.host_load + args.jobs - 1, args.host_cpus)
+    guests = []
+    for k, (secs, ts) in enumerate(shards(plan, targets, args.clock, args.shards or 2 * args.jobs), 1):
+        print(f"shard {k} {secs:.0f} {timeout(secs, st)} {','.join(ts)}")
+        guests.append(secs)
+    spot = spot_cells(plan, args.spot_every)
+    if spot:
+        secs = c["boot"] + sum(target_seconds(plan, targets, args.clock, 1, spot, False).values())
+        print(f"spot {secs:.0f} {timeout(secs, st)} {args.spot_every}")
+        for cell in spot:
+            print("spot-cell " + " ".join(cell))
+        guests.append(secs)
+    if knobs:
+        guests.append(knobs)
+    w = wall(guests, args.jobs, st) + c["host_side"]
+    print(f"wall {w:.0f} ({minutes(w)} of wall time: {len(guests)} guests, {args.jobs} at a time "
+          f"on {args.host_cpus} CPUs, host load {args.host_load:.2f})")
+
+
+def minutes(seconds):
+    return f"{seconds / 60:.0f} min"
 
 
 if __name__ == "__main__":

@@ -110,7 +110,23 @@ decide_clock() {
 	vm_clock=0
 	"$top/tools/vm/run" --help | grep -q -- '--clock C' && vm_clock=1
 	accel_line=''
-	if [ -z "$host_devs" ]; then
+	if [ -z "$host_devs" ] && [ "$plan_only" = 1 ]; then
+		# --plan boots nothing, not even tools/vm/run's KVM probe (which fetches a kernel and
+		# builds an initramfs first): its answer when this boot of the host has one (the file
+		# tools/vm/run's probe_kvm keeps), else TCG's clock, saying so
+		local probed kv
+		kv=$("$top/tools/vm/kernel" --print-version ${kernel:+"$kernel"} 2> /dev/null) || kv=unknown
+		probed=${TMPDIR:-/tmp}/ramlld-accel.$(cat /proc/sys/kernel/random/boot_id 2> /dev/null).$kv
+		if [ ! -w /dev/kvm ]; then
+			accel_line="tcg KVM unusable here: no writable /dev/kvm"
+		elif [ "$(cat "$probed" 2> /dev/null)" = kvm ]; then
+			accel_line="kvm KVM boots here"
+		elif [ -f "$probed" ]; then
+			accel_line="tcg KVM unusable here: a probe guest did not boot"
+		else
+			accel_line="tcg --plan boots no KVM probe: planned for TCG (--clock host plans KVM's)"
+		fi
+	elif [ -z "$host_devs" ]; then
 		accel_line=$("$top/tools/vm/run" --print-accel ${kernel:+--kernel "$kernel"} 2> /dev/null) ||
 			accel_line="tcg tools/vm/run --print-accel failed"
 	fi

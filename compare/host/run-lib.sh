@@ -208,3 +208,42 @@ run_two_node_only() {
 	echo "$prog: report: $out/report.md"
 	exit "$rc"
 }
+
+# run_one_guest: the matrix in one guest (the host's clock, a bench, --interleave, --perf-cell:
+# what the exact clock's fan-out does not shard), then the knob guest when there is one, each
+# output into OUT/run.log and OUT/run-knobs.log. Sets guest_rc and knob_rc.
+run_one_guest() {
+	local a qtxt k0
+	local -a vm=("$top/tools/vm/run" --cpus "$cpus" --mem "$mem" --timeout "$tmo" --share "$out") qargs
+	[ "$vm_clock" = 0 ] || vm+=(--clock "$clock")
+	[ -z "$icount_shift" ] || vm+=(--icount-shift "$icount_shift")
+	# What the selected targets need of QEMU (target_vm_args in their files: the emulated NVMe
+	# controllers, backed by files in host RAM, /dev/shm, removed after the run)
+	qtxt=$("$here/guest-run" --out "${TMPDIR:-/tmp}" --level "$level" "${kargs_plan[@]}" "${gargs[@]}" --print-vm-args "$vm_files") ||
+		die "the targets' QEMU arguments (guest-run --print-vm-args) failed"
+	mapfile -t qargs <<< "$qtxt"
+	[ -n "$qtxt" ] || qargs=()
+	for a in "${qargs[@]}"; do vm+=(--qemu-arg "$a"); done
+	[ -z "$kernel" ] || vm+=(--kernel "$kernel")
+	guest_rc=0
+	"${vm[@]}" -- env COMPARE_TOP="$top" "$out/harness/guest-run" --out "$out" --level "$level" --ko "$ko" "${gargs[@]}" 2>&1 |
+		tee "$out/run.log" || guest_rc=$?
+	if [ "$guest_rc" = 3 ]; then
+		stop "stopping: ramlld does not load in the guest: $(awk -F'\t' '$1 == "fail" && $2 == "ramlld" { r = $3 } END { print r }' "$out/notes.tsv" 2> /dev/null)"
+	fi
+	# the report says so: the targets after the cut are missing, not skipped
+	[ "$guest_rc" = 0 ] || fanout_fail guest "$guest_rc" "the guest ended before guest-run did" \
+		"the report holds what it wrote; targets and breakdowns after that point are missing"
+	knob_rc=0
+	[ "$knob_guest" = 1 ] || return 0
+	vm=("$top/tools/vm/run" --cpus "$knob_cpus" --mem "$mem" --timeout "$knob_tmo" --share "$out" --clock "$clock")
+	[ -z "$icount_shift" ] || vm+=(--icount-shift "$icount_shift")
+	[ -z "$kernel" ] || vm+=(--kernel "$kernel")
+	echo "knob_guest=$knob_cpus vCPUs in QEMU's default topology for -smp $knob_cpus, clock $clock${icount_shift:+ shift $icount_shift}" >> "$out/meta.env"
+	k0=$(date +%s)
+	"${vm[@]}" -- env COMPARE_TOP="$top" "$out/harness/guest-run" --out "$out" --level "$knob_level" --ko "$ko" \
+		--knobs-only "${knob_gargs[@]}" 2>&1 | tee "$out/run-knobs.log" || knob_rc=$?
+	echo "knob_guest_wall_s=$(($(date +%s) - k0))" >> "$out/meta.env"
+	[ "$knob_rc" = 0 ] || fanout_fail knobs "$knob_rc" "the knob guest ($knob_cpus vCPUs) ended before its knob table was complete" \
+		"the knob table holds what it wrote, or is missing"
+}

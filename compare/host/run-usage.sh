@@ -15,20 +15,22 @@ usage: $prog [--quick | --full] [options]
        $prog --report DIR [--publish DOCS]
        $prog --ab --ab-patch FILE | --bisect GOOD BAD ... (compare/ab --help)
 
-Boots one guest (tools/vm/run), loads ramlld (mode=all) and the in-kernel references, runs
-targets x queue profiles x workloads, each cell repeated, and writes results/<date>-<level>/:
-raw fio JSON, btt/perf summaries, results.csv, results.json, report.md and PNG plots.
+Boots guests (tools/vm/run), loads ramlld (mode=all) and the in-kernel references, runs
+targets x queue profiles x workloads, and writes results/<date>-<level>/: raw fio JSON,
+btt/perf summaries, results.csv, results.json, report.md and PNG plots. On the exact clock the
+cells are sharded over guests run side by side (-j); on the host's clock one guest runs them.
 
 levels (--plan prints a level's cells, run count, estimated time and guest timeouts; the
-measured times are in docs/benches.md):
+measured times are in docs/benches.md; compare/levels/LEVEL-exact holds an exact level's
+selection and says why):
   --quick            the exact quick level on the exact clock (the default under TCG) when no
                      --only, --targets, --profiles or --bench narrows it: the 6 core targets
                      (ramlld-bio, -mq, -sd, brd, nullb-mq, sdebug-norwlock) x 4k randread and
                      randwrite QD32 under seed-001, and the cost ladder's 4k randread QD32 on
                      ramlld's 3 paths, lio-iblock, iscsi, srp and nvme-tcp (docs/stacks.md),
                      io_uring hipri on ramlld's polled mq and sd disks (the summary's row);
-                     1 vCPU (unless --cpus), one 64 MiB device a target, 2 runs of 1 s a cell
-                     (the second checks the first: 0.5 %), the breakdown (blktrace, perf) on
+                     1 vCPU (unless --cpus), one 64 MiB device a target, 1 run of 1 s a cell
+                     (the spot check runs a sample again: -j below), the breakdown (blktrace, perf) on
                      ramlld's 3 paths; then the knob table (dd and QD32, 1 run of 1 s a cell) in
                      a knob guest of its own, 2 vCPUs on the same clock, into the same folder
                      (--no-knobs: none; docs/knobs.md).
@@ -46,7 +48,7 @@ measured times are in docs/benches.md):
                      every reference on 4k randread and randwrite QD32 and randread QD1,
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
                      rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
-                     their own), 2 runs of 1 s a cell, the breakdown of ramlld's 3 paths, then
+                     their own), 1 run of 1 s a cell (a sample again: -j), the breakdown of ramlld's 3 paths, then
                      the knob table in the 2-vCPU knob guest at the quick level's step.
                      On the host's clock or with --wide, the whole default level: 5 s runs
                      (+1 s ramp), 3 repeats, 4 LUNs of 128 MiB, every target, every section;
@@ -58,9 +60,30 @@ measured times are in docs/benches.md):
   --wide             on the exact clock: the whole quick or default level, not the exact one
   --plan             print what the run would make (the guest-run arguments, one line a cell,
                      repeats, devices, breakdown targets, knob table; knob-guest lines for a
-                     knob guest), its estimated time from measured per-cell costs
-                     (compare/estimate.py) and each guest's timeout (4 x its estimate,
-                     more on a host loaded at the start), and stop: nothing built or booted. A plan estimated over 48 h is refused.
+                     knob guest; on the exact clock its shards, spot-check cells and "wall N
+                     (M min of wall time: G guests, J at a time on C CPUs ...)"), its estimate
+                     from measured per-cell costs (compare/estimate.py: "estimate S" in seconds
+                     of one host CPU) and each guest's timeout (4 x its estimate, more on a
+                     host loaded at the start), and stop: nothing built, fetched or booted (no
+                     KVM probe: without --clock it plans TCG's exact clock; a kernel not yet
+                     fetched leaves the targets' needs undecided, and says so). A plan
+                     estimated over 48 h is refused.
+fan-out (the exact clock, but for --bench, --interleave and --perf-cell, which run one guest):
+  -j, --jobs N       guests at once (default: this host's CPUs, $(nproc)): the cells are cut
+                     into 2 x N shards of whole targets (compare/estimate.py packs them by
+                     their measured costs, longest first), each a guest (--cpus) writing
+                     OUT/shards/K, run by GNU parallel with the spot check and the knob guest,
+                     then merged into OUT as one guest writes it (the report reads it as such).
+                     Progress every 30 s on the host's clock: runs done, guests done, ETA
+  --spot-every N     the spot check: every Nth cell of the plan (the first included; default
+                     10; 0: none) run again in a guest of its own, as that cell's second run
+                     (r2), which the report's Determinism section holds against the first
+                     (0.5 %) and flags when they differ. Only when cells run once (--repeats 1,
+                     the exact levels' own)
+  --sshloginfile FILE  GNU parallel's: the guests on these hosts (one "[N/]host" a line, ":"
+                     this one), each with this tree and the results folder at the same paths
+                     (a shared file system) and the same QEMU and guest kernel, so that the
+                     counts are the same; not tested here
 selection:
   --only LIST        workloads or workload/section (compare/guest-run --list), comma list
   --targets LIST     comma list of targets (see --list)
@@ -70,7 +93,7 @@ selection:
   --level-shape NxMIB  the level's devices for the workloads without a "; shape:" of their
                      own (the seeds keep theirs; --nluns/--capacity-mb set every workload's)
   --breakdown-targets LIST  the targets that get the breakdown (each among the selected)
-  --repeats N --runtime S --ramp S --nluns N --capacity-mb N --depth N --no-breakdown
+  --repeats N --runtime S|NNNms --ramp S --nluns N --capacity-mb N --depth N --no-breakdown
   --perf, --no-perf  the perf profile in the breakdown (default on; reported over the I/O
                      phase of its fio run only; bounded by a timeout)
   --perf-cell W/S [--perf-passes N]  section S of a one-run workload (seed-002/bs-1m) again
@@ -95,9 +118,9 @@ within 0.5 %; on host time 5 repeats interleaved across targets, and a goal is m
                      ramlld-mq-tar,nullb-mq-nodata --only qd32/randread-4k-qd32 --repeats 30
 clock (docs/clock.md):
   --clock icount|host  icount (the default under TCG): the guest's clock counts instructions
-                     (1 ns each), so IOPS are exact instruction counts: each cell runs twice
-                     and the two must agree within 0.5 % (the report flags a cell that does
-                     not), and a bench decides from one exact run per target (twice, for that
+                     (1 ns each), so IOPS are exact instruction counts: one run decides, and a
+                     cell's two runs (--repeats 2, or the spot check's) must agree within 0.5 %
+                     (the report flags a cell that does not), and a bench decides from one exact run per target (twice, for that
                      check) instead of rounds. host: the host's time (the default under KVM
                      and with --host), with spreads and the benches' interleaved rounds
   --icount-shift N   with --clock icount: 2^N ns per instruction (tools/vm/run; default 0): the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, io_uring hipri on the polled mq and sd disks, 1 vCPU, 1 device, 2 runs of 1 s, breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 56 runs (dd and QD32) in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
+# what: compare/run --quick on the exact clock selects the trimmed level docs/benches.md and --help describe (6 core targets x 4k randread/randwrite QD32, seed-001, and the cost ladder's 4k randread QD32 on ramlld's 3 paths and 4 stacks under the ladder's profile, io_uring hipri on the polled mq and sd disks, 1 vCPU, 1 device, 1 run of 1 s (a sample again in the spot check), breakdown on ramlld's 3 paths, no knob table in its guest but the knob table's 56 runs (dd and QD32) in a knob guest of 2 vCPUs); guest-run --also-cells adds cells and refuses a bad one; a selection, --wide or the host clock keep the whole quick level; bad combinations are refused
 # where: host
 # timeout: 900
 . "$TOP/tests/lib.sh"
@@ -34,7 +34,7 @@ for t in ramlld-mq-poll ramlld-sd-poll; do
 	want_cells+="cell $t default percore io_uring-hipri 1x64"$'\n'
 done
 expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'}" "$(grep '^cell ' <<< "$plan")"
-expect_eq "fio runs" 42 "$(plan_field "$plan" runs)"
+expect_eq "fio runs (one a cell: the spot check runs a sample again)" 21 "$(plan_field "$plan" runs)"
 # those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets (the
 # target files' "# ladder:"), its profile, its QD32 column
 python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not the ladder section's"
@@ -49,7 +49,7 @@ assert ladder.PROFILE == "default", f"the ladder section's profile is {ladder.PR
 assert ("qd32", "randread-4k-qd32") in [(w, s) for _, w, s in ladder.CELLS], ladder.CELLS
 print("ok: the ladder cells are the ladder section's rungs, profile and QD32 column")
 EOF
-expect_eq "repeats" 2 "$(plan_field "$plan" repeats)"
+expect_eq "repeats" 1 "$(plan_field "$plan" repeats)"
 expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "breakdown targets" "ramlld-bio ramlld-mq ramlld-sd" "$(plan_field "$plan" breakdown)"
@@ -106,10 +106,8 @@ cell brd default qd32 randwrite-4k-qd32 2x64" "$(grep '^cell brd default qd32' <
 expect_eq "targets with --targets brd" brd "$(grep '^cell ' <<< "$plan" | cut -d' ' -f2 | sort -u)"
 
 # make compare QUICK=1 is compare/run --quick: the exact level where the clock defaults to
-# icount (TCG: what tools/vm/run's probe decides, not whether /dev/kvm is there), the whole one
-# under KVM
+# icount; --plan boots no KVM probe, so it plans TCG's exact level (--clock host plans KVM's)
 want=quick-exact
-[ "$("$TOP/tools/vm/run" --print-accel | cut -d' ' -f1)" != kvm ] || want=quick
 plan=$(make -s -C "$TOP" compare QUICK=1 ARGS=--plan 2> /dev/null) || fail "make compare QUICK=1 ARGS=--plan failed"
 expect_eq "make compare QUICK=1: name" $want "$(plan_field "$plan" name)"
 
@@ -144,12 +142,12 @@ expect_eq "clock with --icount-shift 2" "icount shift 2 (asked: --clock icount)"
 # "; shape:"; seed 004 also on ramlld-sd-tar; seed 000's 75 % mix at the post's 10 and 32 LUNs;
 # seed 002's grid on the SCSI path), every reference (the default level's targets but the stacks
 # over ramlld) on 4k randread and randwrite QD32 and randread QD1 under default, ramlld's paths
-# under seed-001 too, the ladder's three columns on its rungs, one 64 MiB device; 1 vCPU, 2 runs
-# of 1 s, no ramp, the breakdown of ramlld's 3 paths, the knob table in the 2-vCPU knob guest.
+# under seed-001 too, the ladder's three columns on its rungs, one 64 MiB device; 1 vCPU, 1 run
+# of 1 s (a sample again in the spot check), no ramp, the breakdown of ramlld's 3 paths, the knob table in the 2-vCPU knob guest.
 plan=$("$run" --clock icount --plan 2> /dev/null) || fail "compare/run --clock icount --plan failed"
 expect_eq "default level on the exact clock: name" default-exact "$(plan_field "$plan" name)"
 expect_eq "default level on the exact clock: vCPUs" 1 "$(plan_field "$plan" cpus)"
-expect_eq "default level on the exact clock: repeats" 2 "$(plan_field "$plan" repeats)"
+expect_eq "default level on the exact clock: repeats" 1 "$(plan_field "$plan" repeats)"
 expect_eq "default level on the exact clock: seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "default level on the exact clock: the level's devices" "1 64" "$(plan_field "$plan" shape)"
@@ -195,9 +193,9 @@ for s in seq-read rand-read seq-write rand-write; do want+="ramlld-sd-tar defaul
 for t in ramlld-mq-poll ramlld-sd-poll; do want+="$t default percore io_uring-hipri 1x64"$'\n'; done
 expect_eq "default level on the exact clock: its cells (sorted)" "$(sort <<< "${want%$'\n'}")" \
 	"$(sed -n 's/^cell //p' <<< "$plan" | sort)"
-# 224 runs with every target; each cell 2 runs
-expect_eq "default level on the exact clock: fio runs" $((2 * $(grep -c . <<< "$want"))) "$(plan_field "$plan" runs)"
-[ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 224 "$(plan_field "$plan" runs)"
+# 112 runs with every target; each cell 1 run
+expect_eq "default level on the exact clock: fio runs" "$(grep -c . <<< "$want")" "$(plan_field "$plan" runs)"
+[ -n "$skipped" ] || expect_eq "default level on the exact clock with every target: fio runs" 112 "$(plan_field "$plan" runs)"
 # each seed's targets are the systems the seed sections compare (its sections' figures)
 for pair in seed-000:lio seed-001:sdebug-fakerw seed-003:lio seed-003:srp seed-004:sdebug seed-004:ramlld-sd-tar; do
 	grep -q "^cell ${pair#*:} [^ ]* ${pair%%:*} " <<< "$plan" ||
