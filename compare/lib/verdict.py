@@ -107,8 +107,8 @@ def verdict(r, sd, n, claim, band=None, agree=None, setup=None, decides=None):
 def not_decidable(v, why, decides, where=None):
     """v made not decidable here (a parallel effect, a system not in Debian): why, and what
     decides it (where: what that needs). What the run measured stays in v."""
-    v.update(measured_category=v["category"], category=NOT_DECIDABLE, why=why, decides=decides,
-             where=where)
+    v.update(measured_category=v["category"], measured_why=v["why"], category=NOT_DECIDABLE,
+             why=why, decides=decides, where=where)
     return v
 
 
@@ -119,7 +119,8 @@ def figure(v):
     if v["exact"]:
         a = v["agree"] or {}
         runs = (f"exact, every figure's runs within {a['pct']:.2f} %" if a.get("ok")
-                else "exact clock, runs not within " f"{EXACT_AGREE_PCT} %")
+                else "exact clock, one run: not checked" if a.get("ok") is None
+                else f"exact clock, runs more than {EXACT_AGREE_PCT} % apart")
         return f"**{fmt(v['r'], 3)}x** ({runs})"
     if v["n"] < 2:
         return f"**{fmt(v['r'], 2)}x** (host clock, one run)"
@@ -141,7 +142,7 @@ def line(v, what, claim_text):
         s += (f" Measured: {what}: {figure(v)} against the post's {fmt(v['claim'], 2)}x "
               f"({claim_text}; its band {fmt(band[0], 3)}-{fmt(band[1], 3)}).")
     if v.get("measured_category"):
-        s += f" By the ratio alone: {v['measured_category']}."
+        s += f" By the ratio alone: {v['measured_category']} ({v['measured_why']})."
     if v["setup"]:
         s += f" Setup: {v['setup']}."
     return s
