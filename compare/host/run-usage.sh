@@ -7,13 +7,13 @@ usage() {
 usage: $prog [--quick | --full] [options]
        $prog --bench bio|mq|scsi [--quick] [options]
        $prog --host DEV[,DEV...] [--destroy-data] [options]
-       $prog --bare-metal [--yes] [--quick | --full] [options]
-       $prog --target-host H --initiator-hosts H1[,H2...] [--yes] [options]
+       $prog --bare-metal [--yes] [--quick | --full] [options]   (runs compare/bare-metal)
+       $prog --target-host H --initiator-hosts H1[,H2...] [--yes] [options]   (compare/two-host)
        $prog --kernels "SUITE..." [options]
        $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--ledger-stacks LIST] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
        $prog --two-node STACKS [--two-node-args ARGS] [--out DIR]
        $prog --report DIR [--publish DOCS]
-       $prog --ab --ab-patch FILE | --bisect GOOD BAD ... (compare/ab --help)
+       $prog --ab --ab-patch FILE | --bisect GOOD BAD ...   (runs compare/ab)
 
 Boots guests (tools/vm/run), loads ramlld (mode=all) and the in-kernel references, runs
 targets x queue profiles x workloads, and writes results/<date>-<level>/: raw fio JSON,

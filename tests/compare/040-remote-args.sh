@@ -8,7 +8,12 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-run=$TOP/compare/run
+run=$TOP/compare/two-host
+# compare/run hands --target-host to compare/two-host, saying so in one line
+msg=$("$TOP/compare/run" --target-host x --help 2>&1 | head -n 2) || true
+grep -q '^compare/run: --target-host is the two-host run.s: running compare/two-host' <<< "$msg" ||
+	fail "compare/run --target-host does not hand over to compare/two-host: $msg"
+grep -q "^usage: compare/two-host --target-host" <<< "$msg" || fail "compare/two-host --help: $msg"
 calls=$dir/ssh.calls
 # the fake ssh: records each call; FAKE_SSH says how it answers (unreachable: ssh's own failure,
 # 255; refuse: remote-side check's refusal, 1; ok: the check passes)
