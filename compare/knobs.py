@@ -277,27 +277,23 @@ def measure_one(top, disk, fe, workload, runtime, procs_per_cpu):
             "per_io": {k: (s1[k] - s0[k]) / n if n else None for k in s0}}
 
 
-def find_sd():
-    for _ in range(100):
-        for d in sorted(os.listdir("/sys/block")):
-            v = f"/sys/block/{d}/device/vendor"
-            if d.startswith("sd") and os.path.exists(v) and read(v) == "RAMLLD":
-                return d
-        time.sleep(0.1)
-    raise RuntimeError("knobs: no RAMLLD sd disk appeared")
+# ramlld is loaded and unloaded by the device library (tools/devices/ramlld.sh), in bash
+DEVICES = '. "$0/tools/devices/ramlld.sh"; RAMLLD_KO=$1; shift; '
 
 
-def load_ramlld(ko, scsi_ko, args):
-    """insmod ramlld with args and the SCSI front end: {"mq": disk, "scsi": disk}."""
-    sh(["insmod", ko] + args)
-    sh(["insmod", scsi_ko])
-    sh(["modprobe", "sd_mod"])
-    return {"mq": "ramlldmq0", "scsi": find_sd()}
+def load_ramlld(top, ko, args):
+    """ramlld loaded with args, its SCSI front end too: {"mq": disk, "scsi": disk}."""
+    r = subprocess.run(["bash", "-c", DEVICES + 'dev_ramlld_load "$@" && dev_ramlld_sd_disks 1 && '
+                        'echo "${RAMLLD_SD_DISKS[0]}" || { echo "knobs: $DEV_ERR" >&2; exit 1; }',
+                        top, ko] + args, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(r.stderr.strip())
+    return {"mq": "ramlldmq0", "scsi": os.path.basename(r.stdout.strip())}
 
 
-def unload():
-    subprocess.run(["rmmod", "ramlld_scsi"], check=False)
-    subprocess.run(["rmmod", "ramlld"], check=False)
+def unload(top, ko):
+    subprocess.run(["bash", "-c", DEVICES + 'dev_ramlld_unload || echo "knobs: $DEV_ERR" >&2', top, ko],
+                   check=False)
 
 
 def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topology="",
@@ -306,11 +302,6 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
     OUT/knobs.jsonl: the configurations with one interrupt CPU under one load, the
     per-submitter ones under a second (a hw queue and a vector per CPU)."""
     chosen = pick(only)
-    # the SCSI front end is its own module, beside ramlld.ko
-    scsi_ko = os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
-    for dep in sh(["modinfo", "-F", "depends", ko, scsi_ko]).strip().replace("\n", ",").split(","):
-        if dep and dep != "ramlld":
-            sh(["modprobe", dep])
     groups = [(irq, [c for c in chosen if c[3] == irq]) for irq in ("0", PER_CPU)]
     groups = [g for g in groups if g[1]]
     os.makedirs(out_dir, exist_ok=True)
@@ -327,14 +318,14 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
         out.write(json.dumps(meta) + "\n")
         for gi, (irq, group) in enumerate(groups):
             try:
-                disks = load_ramlld(ko, scsi_ko, load_args(irq))
+                disks = load_ramlld(top, ko, load_args(irq))
                 for rep in range(repeats):
                     for workload in workloads:
                         measure_group(out, top, disks, group, rep, workload, runtime,
                                       procs_per_cpu, baseline=gi == 0,
                                       again=repeats == 1 and gi == 0, log=log)
             finally:
-                unload()
+                unload(top, ko)
 
 
 def measure_group(out, top, disks, group, rep, workload, runtime, procs_per_cpu, baseline,

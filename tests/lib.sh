@@ -18,6 +18,9 @@ set -euo pipefail
 : "${TEST_TIMEOUT:=120}"
 : "${TEST_DEADLINE:=$((EPOCHSECONDS + TEST_TIMEOUT))}"
 export TOP RAMLLD_KO RAMLLD_SCSI_KO RESULTS TEST_NAME TEST_TIMEOUT TEST_DEADLINE
+# the device library (tools/devices/README.md): ramlld's loading, below, wraps it
+# shellcheck source=tools/devices/ramlld.sh
+. "$TOP/tools/devices/ramlld.sh"
 
 # fail MSG: end the test as failed.
 fail() {
@@ -98,7 +101,7 @@ need_modules() {
 # then unload ramlld, so that the failure is reported once and the next test starts clean; a test
 # that passes must have unloaded it itself (the runner checks).
 _ramlld_on_exit() {
-	local rc=$? jobs i
+	local rc=$? jobs
 	if [ "$rc" -ne 0 ] && [ -d /sys/module/ramlld ]; then
 		jobs=$(jobs -p)
 		if [ -n "$jobs" ]; then
@@ -113,11 +116,7 @@ _ramlld_on_exit() {
 			rmdir "$d" 2> /dev/null || true
 		done
 		# a disk closed by a process that just ended may still be held for a moment
-		for ((i = 0; i < 50; i++)); do
-			[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi 2> /dev/null || true
-			rmmod ramlld 2> /dev/null && break
-			nap
-		done
+		DEV_WAIT=5 dev_ramlld_unload 2> /dev/null || true
 		[ ! -d /sys/module/ramlld ] || echo "(ramlld still loaded after the failure: rmmod failed)" >&2
 	fi
 	return "$rc"
@@ -125,65 +124,36 @@ _ramlld_on_exit() {
 
 # modules_of KO: load the modules KO depends on (no udev or depmod in the guest to do it).
 modules_of() {
-	local deps d
-	deps=$(modinfo -F depends "$1" 2> /dev/null || true)
-	for d in ${deps//,/ }; do
-		[ "$d" = ramlld ] && continue
-		[ -d "/sys/module/${d//-/_}" ] || modprobe "$d" || fail "modprobe $d (needed by ${1##*/}) failed"
-	done
+	dev_modprobe_deps "$1" || fail "$DEV_ERR"
 }
 
-# ramlld_scsi_load: insmod $RAMLLD_SCSI_KO (scsi_mod first), the SCSI front end: every device
-# whose modes include scsi gets its host before it returns. ramlld must be loaded.
+# ramlld_scsi_load: the SCSI front end (ramlld loaded): every device whose modes include scsi
+# gets its host before it returns.
 ramlld_scsi_load() {
-	[ -f "$RAMLLD_SCSI_KO" ] || fail "$RAMLLD_SCSI_KO is not built (run make)"
-	modules_of "$RAMLLD_SCSI_KO"
-	if ! insmod "$RAMLLD_SCSI_KO"; then
+	if ! dev_ramlld_scsi_load; then
 		dmesg | tail -n 5 >&2
-		fail "insmod ramlld_scsi.ko failed"
+		fail "$DEV_ERR"
 	fi
-	echo "loaded: ramlld_scsi"
+	echo "loaded: the SCSI front end"
 }
 
-# ramlld_load ARGS...: insmod $RAMLLD_KO with module parameters ARGS (its dependencies first),
-# and ramlld_scsi.ko after it when a mode= among ARGS names scsi or all.
+# ramlld_load ARGS...: ramlld loaded with module parameters ARGS (tools/devices/ramlld.sh: its
+# dependencies first, the SCSI front end after it when a mode= among ARGS names scsi or all).
 ramlld_load() {
 	trap _ramlld_on_exit EXIT
-	[ -f "$RAMLLD_KO" ] || fail "$RAMLLD_KO is not built (run make)"
-	local d a scsi=''
-	modules_of "$RAMLLD_KO"
-	# a write to a missing /dev node leaves a regular file that later tests would take for the disk
-	for d in /dev/ramlld*; do
-		[ -e "$d" ] && [ ! -b "$d" ] && rm -f "$d"
-	done
-	if ! insmod "$RAMLLD_KO" "$@"; then
+	if ! DEV_WAIT=$(wait_seconds) dev_ramlld_load "$@"; then
 		dmesg | tail -n 5 >&2
-		fail "insmod ramlld.ko $* failed"
+		fail "$DEV_ERR"
 	fi
 	echo "loaded: ramlld $*"
-	for a in "$@"; do
-		case $a in mode=*scsi* | mode=*all*) scsi=1 ;; esac
-	done
-	[ -z "$scsi" ] || ramlld_scsi_load
 }
 
-# ramlld_unload: rmmod ramlld_scsi and ramlld if loaded (retrying while a disk is still closing).
+# ramlld_unload: ramlld and its SCSI front end unloaded if loaded (retrying while a disk is
+# still closing).
 ramlld_unload() {
-	if [ -d /sys/module/ramlld_scsi ]; then
-		wait_for "rmmod ramlld_scsi to succeed" rmmod_quiet ramlld_scsi
-		echo "unloaded: ramlld_scsi"
-	fi
 	[ -d /sys/module/ramlld ] || return 0
-	wait_for "rmmod ramlld to succeed" rmmod_quiet ramlld
+	DEV_WAIT=$(wait_seconds) dev_ramlld_unload || fail "$DEV_ERR"
 	echo "unloaded: ramlld"
-}
-
-# rmmod_quiet MOD: rmmod MOD (done when it is not loaded); its error goes to wait_seen.
-rmmod_quiet() {
-	[ -d "/sys/module/$1" ] || return 0
-	wait_seen=$(rmmod "$1" 2>&1) && return 0
-	wait_seen="$wait_seen; refcnt $(cat "/sys/module/$1/refcnt" 2> /dev/null)"
-	return 1
 }
 
 # wait_seconds: how long a wait may last: until the runner's deadline for the test
@@ -256,24 +226,8 @@ wait_for_path() {
 ramlld_sd_disks() {
 	need_modules sd_mod
 	[ -d /sys/module/ramlld ] || return 0
-	wait_for "an sd disk with SCSI vendor RAMLLD to appear" _ramlld_sd_any
-	_ramlld_sd_list
-}
-
-_ramlld_sd_any() {
-	_ramlld_sd_list > /dev/null
-}
-
-_ramlld_sd_list() {
-	local d found=1
-	for d in /sys/block/sd*; do
-		[ -e "$d/device/vendor" ] || continue
-		if [ "$(tr -d ' ' < "$d/device/vendor")" = RAMLLD ]; then
-			echo "${d##*/}"
-			found=0
-		fi
-	done
-	return $found
+	DEV_WAIT=$(wait_seconds) dev_ramlld_sd_disks 1 || fail "$DEV_ERR"
+	printf '%s\n' "${RAMLLD_SD_DISKS[@]#/dev/}"
 }
 
 # kernel_log_mark: write a marker into the kernel log; kernel_log_since_mark prints what the

@@ -127,38 +127,9 @@ LOADED= # the load set up now; the functions sourced are those of a target of th
 # shellcheck disable=SC2034 # read by the target files
 TARGET=
 LOADED_SHAPE='' # the shape (LUNs x MiB) of that load
-wait_for() { # SECONDS CMD...: poll until CMD succeeds
-	local n=$(($1 * 10))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
-scsi_disks() { # VENDOR [MODEL]: /dev/sdX of the matching SCSI disks, in H:C:T:L order
-	# builtins but for sort and awk (seed 000 polls 32 disks: 3 execs a disk took minutes in TCG)
-	local v=$1 m=${2:-} b x hctl
-	for b in /sys/block/sd*; do
-		[ -e "$b/device/vendor" ] || continue
-		read -r x < "$b/device/vendor"
-		[ "${x// /}" = "$v" ] || continue
-		if [ -n "$m" ]; then
-			read -r x < "$b/device/model"
-			[ "${x// /}" = "$m" ] || continue
-		fi
-		for hctl in "$b"/device/scsi_device/*; do
-			echo "${hctl##*/} /dev/${b##*/}"
-		done
-	done | sort -t: -k1,1n -k2,2n -k3,3n -k4,4n | awk '{ print $2 }'
-}
-have_n_scsi() { # N VENDOR [MODEL]
-	local n=$1
-	shift
-	[ "$(scsi_disks "$@" | wc -l)" -ge "$n" ] && [ -b "$(scsi_disks "$@" | tail -n 1)" ]
-}
-
+# the device library (tools/devices): ramlld for the load check, dev_scsi_disks for lio.sh
+# shellcheck source=tools/devices/ramlld.sh
+. "$top/tools/devices/ramlld.sh"
 
 setup_target() { # TARGET: its load when another is up, then its devices
 	local t=$1
@@ -306,28 +277,16 @@ cell_iops() { # FILE: "12345 IOPS" for the progress line (read + write of the fi
 }
 fmt_s() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
-# ramlld_preflight: ramlld.ko and ramlld_scsi.ko load in this kernel, and unload: a module that
-# does not load stops the run at once with insmod's reason (status 3), instead of every target
-# over it being skipped one after the other for the length of a run
+# ramlld_preflight: ramlld (its SCSI front end too) loads in this kernel, and unloads: a module
+# that does not load stops the run at once with insmod's reason (status 3), instead of every
+# target over it being skipped one after the other for the length of a run
 ramlld_preflight() {
-	local scsi_ko err d
-	scsi_ko=$(dirname "$ko")/ramlld_scsi.ko
-	[ -f "$ko" ] || { note fail ramlld "no $ko: build it (make module)"; return 1; }
-	for d in $(modinfo -F depends "$ko" "$scsi_ko" 2> /dev/null | tr , ' '); do
-		[ "$d" = ramlld ] || modprobe "$d" 2> /dev/null || true
-	done
-	if ! err=$(insmod "$ko" mode=all nr_devices=1 capacity_mb=16 2>&1); then
-		note fail ramlld "$ko does not load in $(uname -r): ${err//$'\n'/ }"
-		return 1
-	fi
-	if [ -f "$scsi_ko" ] && ! err=$(insmod "$scsi_ko" 2>&1); then
-		rmmod ramlld 2> /dev/null || true
-		note fail ramlld "$scsi_ko does not load in $(uname -r): ${err//$'\n'/ }"
+	RAMLLD_KO=$ko
+	if ! dev_ramlld_load mode=all nr_devices=1 capacity_mb=16; then
+		note fail ramlld "$ko does not load in $(uname -r): $DEV_ERR"
 		return 1
 	fi
 	# the SCSI scan may hold the module a moment
-	[ ! -d /sys/module/ramlld_scsi ] || wait_for 30 rmmod ramlld_scsi 2> /dev/null ||
-		note warn ramlld "rmmod ramlld_scsi after the load check failed"
-	wait_for 30 rmmod ramlld 2> /dev/null || note warn ramlld "rmmod ramlld after the load check failed"
-	log "ramlld: $ko and ${scsi_ko##*/} load in $(uname -r)"
+	DEV_WAIT=30 dev_ramlld_unload || note warn ramlld "after the load check: $DEV_ERR"
+	log "ramlld: $ko (its SCSI front end too) loads in $(uname -r)"
 }

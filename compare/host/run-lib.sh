@@ -117,8 +117,10 @@ run_ledger() {
 	fi
 	[ -z "$ledger_rows" ] || lopt+=(--rows "$ledger_rows")
 	[ -z "$ledger_rw" ] || lopt+=(--rw "$ledger_rw")
-	# the stacks' rows: the guest runs tools/stack from this tree (it sees the host's root)
-	[ -z "$ledger_stacks" ] || lopt+=(--stacks "$ledger_stacks" --top "$top")
+	# the guest runs the device library (tools/devices) and tools/stack from this tree (it sees
+	# the host's root)
+	lopt+=(--top "$top")
+	[ -z "$ledger_stacks" ] || lopt+=(--stacks "$ledger_stacks")
 	ko=$top/drivers/ramlld.ko
 	if [ -n "$kernel" ]; then
 		kv=$("$top/tools/vm/kernel" --print-version "$kernel") || die "--kernel: unknown kernel '$kernel'"

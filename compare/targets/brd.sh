@@ -11,12 +11,10 @@
 # needs: module brd
 # own-functions: brd_.*|copy_(to|from)_brd
 
-target_setup() {
-	modprobe brd rd_nr="$nluns" rd_size=$((capacity_mb * 1024)) max_part=0 ||
-		{ note skip brd "modprobe brd failed"; return 1; }
-	wait_for 5 test -b "/dev/ram$((nluns - 1))"
-}
-target_teardown() { rmmod brd; }
+# shellcheck source=tools/devices/brd.sh
+. "$top/tools/devices/brd.sh"
+target_setup() { dev_brd_load "$nluns" "$capacity_mb" || { note skip brd "$DEV_ERR"; return 1; }; }
+target_teardown() { dev_brd_unload || note warn brd "$DEV_ERR"; }
 target_devices() {
 	local i
 	DEVS=()

@@ -34,8 +34,7 @@ target_setup() {
 		printf 'naa.5001405c0a1c%04x\n' "$i" > "$tpg/nexus"
 		ln -s "$rd" "$tpg/lun/lun_0/vd$i"
 	done
-	wait_for 15 have_n_scsi "$nluns" LIO-ORG ||
-		{ note skip lio "LIO disks did not appear"; target_teardown; return 1; }
+	dev_wait_scsi_disks "$nluns" LIO-ORG || { note skip lio "$DEV_ERR"; target_teardown; return 1; }
 }
 target_teardown() {
 	local l tpg
@@ -52,11 +51,11 @@ target_teardown() {
 	rmdir "$LIO/core/rd_mcp_0" 2> /dev/null || true
 	# the fabric's own directory pins tcm_loop; target_core_mod loaded its backends itself
 	rmdir "$LIO/loopback" 2> /dev/null || true
-	wait_for 5 eval 'rmmod tcm_loop 2> /dev/null || [ ! -d /sys/module/tcm_loop ]' || true
+	DEV_WAIT=5 dev_rmmod tcm_loop || true
 	for l in /sys/module/target_core_mod/holders/*; do
 		[ ! -e "$l" ] || rmmod "${l##*/}" 2> /dev/null || true
 	done
-	wait_for 5 eval 'rmmod target_core_mod 2> /dev/null || [ ! -d /sys/module/target_core_mod ]' ||
-		note warn lio "rmmod target_core_mod failed (holders: $(cd /sys/module/target_core_mod/holders 2> /dev/null && echo *))"
+	DEV_WAIT=5 dev_rmmod target_core_mod ||
+		note warn lio "$DEV_ERR (holders: $(cd /sys/module/target_core_mod/holders 2> /dev/null && echo *))"
 }
-target_devices() { mapfile -t DEVS < <(scsi_disks LIO-ORG); }
+target_devices() { mapfile -t DEVS < <(dev_scsi_disks LIO-ORG); }

@@ -11,6 +11,6 @@
 
 # shellcheck source=compare/targets/common/ramlld.sh
 . "$TARGETS_DIR/common/ramlld.sh"
-target_setup() { ramlld_load; }
-target_teardown() { ramlld_unload; }
+target_setup() { ramlld_up; }
+target_teardown() { ramlld_down; }
 target_devices() { ramlld_devices bio 1; }

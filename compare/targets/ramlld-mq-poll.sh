@@ -12,6 +12,6 @@
 
 # shellcheck source=compare/targets/common/ramlld.sh
 . "$TARGETS_DIR/common/ramlld.sh"
-target_setup() { ramlld_load_poll; }
-target_teardown() { ramlld_unload; }
+target_setup() { ramlld_up_poll; }
+target_teardown() { ramlld_down; }
 target_devices() { ramlld_devices mq 0; }

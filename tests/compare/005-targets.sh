@@ -102,7 +102,7 @@ expect_in "targets.py without a bench name" "usage: targets.py bench-names | ben
 
 # Each file defines the functions guest-run calls (sourced alone, as guest-run sources it).
 for f in "${files[@]}"; do
-	missing=$(TARGETS_DIR=$TOP/compare/targets bash -c 'source "$1" > /dev/null || exit 1
+	missing=$(TARGETS_DIR=$TOP/compare/targets top=$TOP bash -c 'source "$1" > /dev/null || exit 1
 		for fn in target_setup target_teardown target_devices; do declare -F "$fn" > /dev/null || echo "$fn"; done' \
 		_ "$TOP/compare/targets/$f") || fail "sourcing $f failed"
 	[ -z "$missing" ] || fail "$f defines no $missing"

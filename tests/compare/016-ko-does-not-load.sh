@@ -20,7 +20,7 @@ cat "$dir/run.log"
 expect_eq "guest-run's status when ramlld does not load" 3 "$rc"
 reason=$(awk -F'\t' '$1 == "fail" && $2 == "ramlld" { print $3 }' "$dir/out/notes.tsv")
 case $reason in
-"$dir/ko/ramlld.ko does not load in $(uname -r): insmod: ERROR: could not insert module"*) ;;
+"$dir/ko/ramlld.ko does not load in $(uname -r): "*"insmod: ERROR: could not insert module"*) ;;
 *) fail "notes.tsv does not give insmod's reason: '$reason'" ;;
 esac
 echo "ok: the reason: $reason"

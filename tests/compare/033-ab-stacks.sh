@@ -51,7 +51,8 @@ expect_fail "--ledger-stacks LIST goes with --ledger" "$TOP/compare/run" --no-bu
 [ ! -e "$dir/bad" ] || fail "a refused compare/run wrote $dir/bad"
 expect_fail "--stacks: bad stack 'ublk' (allowed: lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma, or all)" \
 	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks ublk --top "$TOP"
-expect_fail "--stacks needs --top DIR" env -u RAMLLD_TOP "$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks iscsi
+expect_fail "--top: '$dir' has no tools/devices and tools/stack" \
+	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks iscsi --top "$dir"
 [ ! -e "$dir/bad" ] || fail "a refused compare/ledger-guest wrote $dir/bad"
 expect_eq "ledger-guest --list-stacks" "lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma" \
 	"$("$TOP/compare/ledger-guest" --list-stacks)"

@@ -5,6 +5,14 @@
 
 out=
 
+# the device library (tools/devices/README.md)
+# shellcheck source=tools/devices/brd.sh
+. "$TOP/tools/devices/brd.sh"
+# shellcheck source=tools/devices/null_blk.sh
+. "$TOP/tools/devices/null_blk.sh"
+# shellcheck source=tools/devices/scsi_debug.sh
+. "$TOP/tools/devices/scsi_debug.sh"
+
 QT=$TOP/tools/queue-tune
 PL=$TOP/tools/percpu-load
 QUEUE_TUNE_STATE_DIR=$(mktemp -d /tmp/queue-tune-state.XXXXXX)
@@ -23,27 +31,14 @@ stand_in_disks() {
 		modinfo "$m" > /dev/null 2>&1 || skip "kernel $(uname -r) has no module $m"
 	done
 	trap unload_all EXIT
-	modprobe brd rd_nr=1 rd_size=65536 max_part=4 || fail "modprobe brd"
-	modprobe null_blk || fail "modprobe null_blk"
-	modprobe scsi_debug delay=0 dev_size_mb=64 || fail "modprobe scsi_debug"
-	modprobe sd_mod || fail "modprobe sd_mod"
+	DEV_WAIT=$(wait_seconds)
+	dev_brd_load 1 64 4 || fail "$DEV_ERR"
+	dev_null_blk_add nullb0 size=64 || fail "$DEV_ERR"
+	dev_scsi_debug_load delay=0 dev_size_mb=64 || fail "$DEV_ERR"
 	RAM=ram0
-	NULLB=nullb0
-	SD=
-	wait_for "scsi_debug's disk to appear" _scsi_debug_disk
-	wait_for_path "/dev/$RAM"
-	wait_for_path "/dev/$NULLB"
-	wait_for_path "/dev/$SD"
+	NULLB=${NULL_BLK_DEV#/dev/}
+	SD=${SCSI_DEBUG_DISKS[0]#/dev/}
 	echo "stand-ins: $RAM (brd, bio) $NULLB (null_blk, blk-mq) $SD (scsi_debug)"
-}
-
-# _scsi_debug_disk: set SD to scsi_debug's disk; true once it has one.
-_scsi_debug_disk() {
-	local d
-	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-		[ -e "$d" ] && SD=${d##*/}
-	done
-	[ -n "$SD" ]
 }
 
 # ramlld_disks: when drivers/ramlld.ko is built, load it (mode=bio,scsi) and set RAMLLD_DISKS
@@ -70,15 +65,14 @@ unload_all() {
 		# a failed test: no waiting, what stays loaded the runner reports and unloads
 		(exit "$rc") || _ramlld_on_exit || true
 		for m in scsi_debug null_blk brd; do
-			[ ! -d /sys/module/$m ] || rmmod $m || echo "warning: rmmod $m failed" >&2
+			DEV_WAIT=1 "dev_${m}_unload" || echo "warning: $DEV_ERR" >&2
 		done
 		rm -rf "$QUEUE_TUNE_STATE_DIR"
 		return "$rc"
 	fi
 	[ ! -d /sys/module/ramlld ] || ramlld_unload
 	for m in scsi_debug null_blk brd; do
-		[ -d /sys/module/$m ] || continue
-		wait_for "rmmod $m to succeed" rmmod_quiet $m
+		DEV_WAIT=$(wait_seconds) "dev_${m}_unload" || fail "$DEV_ERR"
 	done
 	rm -rf "$QUEUE_TUNE_STATE_DIR"
 	return 0

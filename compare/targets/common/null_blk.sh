@@ -1,44 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034,SC2154
-# compare/targets/common/null_blk.sh: null_blk devices through configfs (memory_backed needs it
-# in 6.1), sourced by compare/targets/nullb-*.sh.
+# compare/targets/common/null_blk.sh: nluns null_blk disks /dev/cmpnb<i> of
+# tools/devices/null_blk.sh, sourced by compare/targets/nullb-*.sh.
 
-NULLB=/sys/kernel/config/nullb
+# shellcheck source=tools/devices/null_blk.sh
+. "$top/tools/devices/null_blk.sh"
 
-# nullb_load QUEUE_MODE MEMORY_BACKED [POLL_QUEUES]: nluns devices /dev/cmpnb<i>
+# nullb_load QUEUE_MODE MEMORY_BACKED [POLL_QUEUES]: completion inline (irqmode=0, as
+# ramlld's); with queue_mode=2 one submission queue per CPU, as ramlld, and poll queues only
+# when asked
 nullb_load() {
-	local qm=$1 mb=$2 pq=${3:-0} i d
-	modprobe null_blk nr_devices=0 || { note skip "$TARGET" "modprobe null_blk failed"; return 1; }
-	[ -d "$NULLB" ] || { note skip "$TARGET" "no $NULLB (configfs)"; return 1; }
+	local qm=$1 mb=$2 pq=${3:-0} i attrs
+	attrs=(size="$capacity_mb" queue_mode="$qm" memory_backed="$mb" irqmode=0)
+	if [ "$qm" = 2 ]; then
+		attrs+=(hw_queue_depth="$depth" submit_queues="$ncpu")
+		if dev_null_blk_has poll_queues; then
+			attrs+=(poll_queues="$pq")
+		elif [ "$pq" != 0 ]; then
+			note skip "$TARGET" "null_blk has no poll_queues"
+			return 1
+		fi
+	fi
 	for ((i = 0; i < nluns; i++)); do
-		# 6.1 names the disk after the configfs folder
-		d=$NULLB/cmpnb$i
-		mkdir "$d" || { note skip "$TARGET" "mkdir $d failed"; return 1; }
-		{
-			echo "$capacity_mb" > "$d/size" &&
-				echo "$qm" > "$d/queue_mode" &&
-				echo "$mb" > "$d/memory_backed" &&
-				echo 0 > "$d/irqmode" && # completion inline, as ramlld's irqmode=0
-				if [ "$qm" = 2 ]; then
-					echo "$depth" > "$d/hw_queue_depth" && echo "$ncpu" > "$d/submit_queues" &&
-						# one queue per CPU, as ramlld; poll queues only when asked
-						if [ -e "$d/poll_queues" ]; then echo "$pq" > "$d/poll_queues"; else [ "$pq" = 0 ]; fi
-				fi &&
-				echo 1 > "$d/power"
-		} || { note skip "$TARGET" "configuring $d failed"; return 1; }
+		dev_null_blk_add "cmpnb$i" "${attrs[@]}" || { note skip "$TARGET" "$DEV_ERR"; return 1; }
 	done
-	wait_for 5 test -b "/dev/cmpnb$((nluns - 1))" || { note skip "$TARGET" "/dev/cmpnb$((nluns - 1)) did not appear"; return 1; }
 }
 
-nullb_unload() {
-	local d
-	for d in "$NULLB"/cmpnb*; do
-		[ -d "$d" ] || continue
-		echo 0 > "$d/power" 2> /dev/null || true
-		rmdir "$d"
-	done
-	rmmod null_blk
-}
+nullb_unload() { dev_null_blk_unload || note warn "$TARGET" "$DEV_ERR"; }
 
 nullb_devices() {
 	local i
