@@ -55,6 +55,12 @@ def base_of(r, by_id):
     from the same target's io_uring row, io_uring from libaio."""
     tid, path = r["id"].split("/", 1)
     parts = path.split("/")
+    # around the block layer (compare/ledger-paths.sh): beside the block device's row of the
+    # same store at the same depth, sg beside sd, an NVMe generic device beside its namespace
+    if tid == "ramlld-sg":
+        return by_id.get("ramlld-sd/" + parts[0].replace("sg", "io_uring", 1))
+    if tid.endswith("-ng"):
+        return by_id.get(f"{tid[:-3]}/" + parts[0].replace("io_uring_cmd", "io_uring", 1))
     if len(parts) > 1:                      # ramlld-mq/hipri-all/queue_rqs=0
         return by_id.get(f"{tid}/{parts[0]}")
     if tid.endswith("-tar"):
@@ -132,7 +138,11 @@ def markdown(res, title="Per-core ledger"):
              "submit_queues=1 poll_queues=1 can_queue=64 queue_rqs=1 complete_batch=1 irqmode=0`; "
              "each row changes one thing from its base row (column `vs`). Engines: `hipri-all` = "
              "io_uring hipri + fixedbufs + registerfiles; `io_uring-qd1` = io_uring at depth 1 "
-             "(one I/O in flight); the others add one option to io_uring.")
+             "(one I/O in flight); the others add one option to io_uring. Around the block layer "
+             "(compare/ledger-paths.sh): `sg-qd1` = fio's sg engine on the LUN's /dev/sgN, one "
+             "write() and read() an I/O; `sg-qd16` = sg queued, 16 in flight (the sg driver's "
+             "limit per open file), beside `ramlld-sd/io_uring-qd16`; `io_uring_cmd` = NVMe "
+             "passthrough on /dev/ngXnY, beside the stack's io_uring row on /dev/nvmeXnY.")
     L.append("")
     if res["exact"]:
         who = ("the whole path" if ncpu == 1 else

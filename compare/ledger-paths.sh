@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2154
+# compare/ledger-paths.sh: the ledger's rows around the block layer (docs/ledger.md, "Around the
+# block layer"), sourced by compare/ledger-guest after its engines, cell and absent are defined:
+# - ramlld-sg: fio's sg engine on the SCSI generic node (/dev/sgN) of ramlld's sd LUN, next
+#   to ramlld-sd on the same LUN;
+# - nvme-tcp-ng, nvme-loop-ng: fio's io_uring_cmd engine (NVMe passthrough) on the NVMe
+#   generic character device (/dev/ngXnY) of the namespace the stack exports, next to the
+#   stack's rows on its block device (/dev/nvmeXnY).
+# What each needs (module, fio engine, kernel feature) is checked before anything loads; a row
+# that cannot run is written "absent" with the reason.
+
+# fio's sg engine on a character device: sync=1 makes every I/O a write() of its sg_io_hdr and
+# a blocking read() of the answer (depth 1 whatever iodepth says; direct=1 would too, but the sg
+# node refuses O_DIRECT at open: EINVAL); without it (and direct=0) it queues up to iodepth
+# commands with write() and reaps them with poll() and read(). The sg
+# driver takes at most SG_MAX_QUEUE (16) commands per open file and fails the 17th write()
+# with EDOM: one fio job cannot reach depth 32, so the queued row runs at 16, as does the sd
+# row beside it (ramlld-sd/io_uring-qd16).
+ENGINE[sg-qd1]="ioengine=sg direct=0 sync=1 iodepth=1 iodepth_batch_submit=1 iodepth_batch_complete_max=1"
+ENGINE[sg-qd16]="ioengine=sg direct=0 iodepth=16"
+ENGINE[io_uring-qd16]="ioengine=io_uring iodepth=16"
+# io_uring_cmd on /dev/ngXnY: the character device refuses O_DIRECT (EINVAL), and passthrough
+# I/O goes around the page cache anyway
+ENGINE[io_uring_cmd]="ioengine=io_uring_cmd cmd_type=nvme direct=0"
+ENGINE[io_uring_cmd-qd1]="ioengine=io_uring_cmd cmd_type=nvme direct=0 iodepth=1 iodepth_batch_submit=1 iodepth_batch_complete_max=1"
+SG_ENGINES="sg-qd1 sg-qd16"
+NG_ENGINES="io_uring_cmd io_uring_cmd-qd1"
+# the stacks whose disk is an NVMe namespace (a generic character device beside it)
+NG_STACKS="nvme-tcp nvme-loop"
+
+# queue_disk NAME: the block disk whose request queue a device's I/O takes (its queue
+# settings are the row's): an sg node's SCSI disk, an ng node's namespace disk, else NAME
+queue_disk() {
+	local b
+	case $1 in
+	sg[0-9]*)
+		for b in "/sys/class/scsi_generic/$1/device/block/"*; do
+			[ ! -e "$b" ] || { echo "${b##*/}"; return 0; }
+		done
+		;;
+	ng[0-9]*) echo "nvme${1#ng}"; return 0 ;;
+	esac
+	echo "$1"
+}
+
+# sg_unmet: why the sg rows cannot run here (empty: they can); checked before ramlld loads
+sg_unmet() {
+	if ! fio --enghelp=sg > /dev/null 2>&1; then
+		echo "fio $(fio --version) has no sg engine"
+	elif ! modinfo sg > /dev/null 2>&1 && [ ! -d /sys/module/sg ]; then
+		echo "kernel $(uname -r) has no module sg (CONFIG_CHR_DEV_SG)"
+	fi
+}
+SG_WHY=$(sg_unmet)
+
+# sg_ids: the ids of the sg rows and of the sd row at their depth
+sg_ids() {
+	local e
+	echo ramlld-sd/io_uring-qd16
+	for e in $SG_ENGINES; do echo "ramlld-sg/$e"; done
+}
+
+# sg_rows SD: the sg rows on the sg node of sd disk SD (ramlld's LUN, loaded by base_rows),
+# with ramlld-sd at the queued row's depth beside them; sg is unloaded after when it was
+# loaded here (no udev in the guest loads it)
+sg_rows() {
+	local sd=$1 e sgn='' b loaded=0
+	# shellcheck disable=SC2046 # one id a word
+	any_row $(sg_ids) || return 0
+	cell "ramlld-sd/io_uring-qd16" ramlld-sd "/dev/$sd" base io_uring-qd16 io_uring-qd16
+	if [ -n "$SG_WHY" ]; then
+		for e in $SG_ENGINES; do absent "ramlld-sg/$e" ramlld-sg sg base "$e" "$e" "$SG_WHY"; done
+		return 0
+	fi
+	if [ ! -d /sys/module/sg ]; then
+		modprobe sg 2> /dev/null && loaded=1
+	fi
+	for b in "/sys/block/$sd/device/scsi_generic/"*; do
+		[ ! -e "$b" ] || sgn=${b##*/}
+	done
+	if [ -z "$sgn" ] || [ ! -c "/dev/$sgn" ]; then
+		for e in $SG_ENGINES; do
+			row_line "ramlld-sg/$e" ramlld-sg - base "$e" "$e" "" failed "no sg node for $sd (modprobe sg, /sys/block/$sd/device/scsi_generic)"
+		done
+	else
+		for e in $SG_ENGINES; do cell "ramlld-sg/$e" ramlld-sg "/dev/$sgn" base "$e" "$e"; done
+	fi
+	[ "$loaded" = 0 ] || rmmod sg 2> /dev/null || echo "$prog: rmmod sg failed" >&2
+}
+
+# ng_unmet: why the ng rows cannot run here (empty: they can)
+ng_unmet() {
+	if ! at_least 5 19; then
+		echo "kernel $kv: io_uring passthrough (IORING_OP_URING_CMD, the NVMe generic device's ->uring_cmd) came in 5.19"
+	elif ! fio --enghelp=io_uring_cmd > /dev/null 2>&1; then
+		echo "fio $(fio --version) has no io_uring_cmd engine (3.31 on)"
+	fi
+}
+
+# ng_ids STACK: the ids of STACK's ng rows
+ng_ids() {
+	local e
+	[[ " $NG_STACKS " == *" $1 "* ]] || return 0
+	for e in $NG_ENGINES; do echo "$1-ng/$e"; done
+}
+
+# ng_absent STACK REASON: STACK's selected ng rows, absent for REASON
+ng_absent() {
+	local id
+	for id in $(ng_ids "$1"); do absent "$id" "$1-ng" ng mode=mq "${id#*/}" "$1" "$2"; done
+}
+
+# ng_failed STACK REASON: STACK's selected ng rows, failed for REASON (its set-up failed)
+ng_failed() {
+	local id
+	for id in $(ng_ids "$1"); do
+		[[ ! $id =~ $rows_rx ]] || row_line "$id" "$1-ng" - mode=mq "${id#*/}" "$1" "" failed "$2"
+	done
+}
+
+# ng_rows STACK DISK: the ng rows on the generic character device of DISK (/dev/nvmeXnY,
+# which STACK made); their precondition was checked before STACK went up (stack_rows)
+ng_rows() {
+	local s=$1 disk=$2 ng id
+	[ -n "$(ng_ids "$s")" ] || return 0
+	ng=/dev/ng${disk#/dev/nvme}
+	for id in $(ng_ids "$s"); do
+		if [ -c "$ng" ]; then
+			cell "$id" "$s-ng" "$ng" mode=mq "${id#*/}" "$s"
+		elif [[ $id =~ $rows_rx ]]; then
+			row_line "$id" "$s-ng" - mode=mq "${id#*/}" "$s" "" failed "no character device $ng beside $disk"
+		fi
+	done
+}
