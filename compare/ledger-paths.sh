@@ -59,18 +59,20 @@ sg_ids() {
 	local e
 	echo ramlld-sd/io_uring-qd16
 	for e in $SG_ENGINES; do echo "ramlld-sg/$e"; done
+	echo "ramlld-sg/sg-qd16/scatter_elem_sz=4096"
 }
 
 # sg_rows SD: the sg rows on the sg node of sd disk SD (ramlld's LUN, loaded by base_rows),
 # with ramlld-sd at the queued row's depth beside them; sg is unloaded after when it was
 # loaded here (no udev in the guest loads it)
 sg_rows() {
-	local sd=$1 e sgn='' b loaded=0
+	local sd=$1 e sgn='' b loaded=0 sz
 	# shellcheck disable=SC2046 # one id a word
 	any_row $(sg_ids) || return 0
 	cell "ramlld-sd/io_uring-qd16" ramlld-sd "/dev/$sd" base io_uring-qd16 io_uring-qd16
 	if [ -n "$SG_WHY" ]; then
 		for e in $SG_ENGINES; do absent "ramlld-sg/$e" ramlld-sg sg base "$e" "$e" "$SG_WHY"; done
+		absent "ramlld-sg/sg-qd16/scatter_elem_sz=4096" ramlld-sg sg scatter_elem_sz=4096 sg-qd16 scatter_elem_sz=4096 "$SG_WHY"
 		return 0
 	fi
 	if [ ! -d /sys/module/sg ]; then
@@ -85,6 +87,13 @@ sg_rows() {
 		done
 	else
 		for e in $SG_ENGINES; do cell "ramlld-sg/$e" ramlld-sg "/dev/$sgn" base "$e" "$e"; done
+		# a queued command that does not get the open file's reserve buffer gets a buffer of
+		# its own, in blocks of scatter_elem_sz (32 KiB by default: one zeroed order-3 page
+		# for a 4k read); the row with 4 KiB blocks says what that costs
+		sz=$(cat /sys/module/sg/parameters/scatter_elem_sz)
+		echo 4096 > /sys/module/sg/parameters/scatter_elem_sz
+		cell "ramlld-sg/sg-qd16/scatter_elem_sz=4096" ramlld-sg "/dev/$sgn" scatter_elem_sz=4096 sg-qd16 scatter_elem_sz=4096
+		echo "$sz" > /sys/module/sg/parameters/scatter_elem_sz
 	fi
 	[ "$loaded" = 0 ] || rmmod sg 2> /dev/null || echo "$prog: rmmod sg failed" >&2
 }

@@ -55,14 +55,14 @@ def base_of(r, by_id):
     from the same target's io_uring row, io_uring from libaio."""
     tid, path = r["id"].split("/", 1)
     parts = path.split("/")
+    if len(parts) > 1:                      # ramlld-mq/hipri-all/queue_rqs=0
+        return by_id.get(f"{tid}/{parts[0]}")
     # around the block layer (compare/ledger-paths.sh): beside the block device's row of the
     # same store at the same depth, sg beside sd, an NVMe generic device beside its namespace
     if tid == "ramlld-sg":
         return by_id.get("ramlld-sd/" + parts[0].replace("sg", "io_uring", 1))
     if tid.endswith("-ng"):
         return by_id.get(f"{tid[:-3]}/" + parts[0].replace("io_uring_cmd", "io_uring", 1))
-    if len(parts) > 1:                      # ramlld-mq/hipri-all/queue_rqs=0
-        return by_id.get(f"{tid}/{parts[0]}")
     if tid.endswith("-tar"):
         return by_id.get(f"{tid[:-4]}/{parts[0]}")
     if parts[0] == "io_uring":
