@@ -6,7 +6,8 @@ Reads a plan as `compare/run --plan` prints it (guest-run --print-plan's lines, 
 guest's prefixed "knob-guest ") on standard input, and the targets' header table
 (guest-run --list-targets) from --targets-tsv, and prints:
 
-  estimate S          seconds for the whole run with a host CPU to itself
+  estimate S          seconds of host CPU for the whole run (its wall time with a host CPU
+                      to itself)
   estimate-matrix S   the matrix's guest (boot, set-ups, runs, breakdowns)
   estimate-knobs S    the knob guest (0 when there is none)
   host-stretch X      how much the host's load at the start stretches a guest's wall time
@@ -17,11 +18,11 @@ With --jobs J (compare/run's fan-out of the exact clock, where a cell's figure d
 depend on what else the host runs), the matrix is cut into shards of whole targets, each a
 guest of its own, and also:
 
-  shard K S T S TARGETS  shard K: S seconds, its guest's timeout T s, its targets (comma list)
+  shard K S T TARGETS    shard K: S seconds, its guest's timeout T s, its targets (comma list)
   spot S T N             the spot check's guest (a second run of every Nth cell, in another
                          guest): S seconds, timeout T (absent with --spot-every 0 or no cells)
   spot-cell CELL         its cells (TARGET PROFILE WORKLOAD SECTION SHAPE)
-  wall S (...)           the wall time: the guests (shards, spot check, knob guest), longest
+  wall S s (...)         the wall time: the guests (shards, spot check, knob guest), longest
                          first, J at a time as GNU parallel runs them, each stretched by
                          max(1, (LOAD + J) / CPUS), plus the host's side
 
@@ -309,7 +310,7 @@ def main():
         ap.error(f"--targets-tsv: {e.strerror}: '{args.targets_tsv}'")
     plan = parse(sys.stdin)
     whole, matrix, knobs = estimate(plan, targets, args.clock)
-    print(f"estimate {whole:.0f} ({human(whole)} with a host CPU to itself)")
+    print(f"estimate {whole:.0f} s of host CPU ({human(whole)} with a host CPU to itself)")
     print(f"estimate-matrix {matrix:.0f}")
     print(f"estimate-knobs {knobs:.0f}")
     st = stretch(args.host_load, args.host_cpus)
@@ -320,7 +321,7 @@ def main():
     if args.jobs:
         fan_out(args, plan, targets, knobs)
     else:
-        print(f"wall {whole * st:.0f} ({minutes(whole * st)} of wall time: one guest at a time, "
+        print(f"wall {whole * st:.0f} s ({minutes(whole * st)} of wall time: one guest at a time, "
               f"host load {args.host_load:.2f} on {args.host_cpus} CPUs)")
 
 
@@ -342,7 +343,7 @@ def fan_out(args, plan, targets, knobs):
     if knobs:
         guests.append(knobs)
     w = wall(guests, args.jobs, st) + c["host_side"]
-    print(f"wall {w:.0f} ({minutes(w)} of wall time: {len(guests)} guests, {args.jobs} at a time "
+    print(f"wall {w:.0f} s ({minutes(w)} of wall time: {len(guests)} guests, {args.jobs} at a time "
           f"on {args.host_cpus} CPUs, host load {args.host_load:.2f})")
 
 

@@ -112,3 +112,21 @@ if [ "$(field timeout-matrix)" -le "$(field estimate-matrix)" ] || [ "$(field ti
 	fail "--full on the host clock: timeout $(field timeout-matrix) s for an estimate of $(field estimate-matrix) s"
 fi
 echo "ok: --full --clock host: $(sed -n 's/^estimate //p' <<< "$plan"), timeout $(field timeout-matrix) s"
+
+# --jobs J on 2 CPUs, no load: the matrix cut into shards of whole targets (at most 2 x J, here one a target), the
+# spot check (every 10th cell: brd's first) and the knob guest, J at a time, longest first:
+# brd 30 + 7 + 4 x 7 + 60 = 125, iSCSI 30 + 36 + 2 x 23 = 112, the spot check 30 + 7 + 7 = 44;
+# -j 2: 534 | 125 + 112 + 44 -> 534, + 90 = 624; -j 1: 534 + 125 + 112 + 44 + 90 = 905
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --jobs 2 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan") ||
+	fail "estimate.py --jobs 2 failed"
+expect_eq "the shards (seconds, timeout, targets)" "shard 1 125 1800 brd
+shard 2 112 1800 iscsi" "$(grep '^shard ' <<< "$est")"
+expect_eq "the spot check" "spot 44 1800 10" "$(grep '^spot ' <<< "$est")"
+expect_eq "its cells" "spot-cell brd default qd32 randread-4k-qd32 1x64" "$(grep '^spot-cell ' <<< "$est")"
+expect_eq "the wall time with -j 2" 624 "$(field wall)"
+grep -q '^wall 624 s (10 min of wall time: 4 guests, 2 at a time on 2 CPUs' <<< "$est" ||
+	fail "the wall line: $(grep '^wall' <<< "$est")"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --jobs 1 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan")
+expect_eq "the wall time with -j 1" 905 "$(field wall)"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --jobs 2 --spot-every 0 --targets-tsv "$dir/targets.tsv" < "$dir/plan")
+expect_eq "no spot check with --spot-every 0" "" "$(grep '^spot' <<< "$est")"

@@ -81,7 +81,7 @@ expect_eq "tools/vm/run calls of --plan (its --help only)" "--help" "$(sort -u "
 grep -qE '^(--print-modules|--print-image|--print-vmlinux|fetch)' "$tree/kernel-calls" && fail "--plan fetched a kernel: $(cat "$tree/kernel-calls")"
 grep -q '^note kernel 6.1.0-57-amd64 is not fetched' <<< "$plan" || fail "--plan does not say the kernel is not fetched"
 wall=$(sed -n 's/^wall //p' <<< "$plan")
-[[ $wall =~ ^[0-9]+\ \(([0-9]+)\ min\ of\ wall\ time:\ ([0-9]+)\ guests,\ 2\ at\ a\ time\ on\ [0-9]+\ CPUs ]] ||
+[[ $wall =~ ^[0-9]+\ s\ \(([0-9]+)\ min\ of\ wall\ time:\ ([0-9]+)\ guests,\ 2\ at\ a\ time\ on\ [0-9]+\ CPUs ]] ||
 	fail "--plan's wall time: '$wall'"
 echo "ok: --plan booted nothing: wall $wall"
 # 4 targets, 2 a shard at most with -j 2 (2 x 2 shards of whole targets), each cell in one shard
