@@ -18,8 +18,10 @@ RULES = [
     "**The interval.** On the host's clock: the measured ratio's 95 % interval, mean ± "
     "t·sd/√n (Student's t, n the fewer repeats of the two figures, sd propagated from both). "
     "On the exact clock (icount, docs/clock.md) a figure's runs check determinism, they are "
-    f"no sample: each figure needs two runs or more within {EXACT_AGREE_PCT} % of their mean, "
-    f"and the interval is the ratio ± {EXACT_NO_DIFFERENCE * 100:g} % (both figures' agreement).",
+    f"no sample: each figure's runs must agree within {EXACT_AGREE_PCT} % of their mean (a "
+    "figure of one run, at a level that runs each cell once, stands on the run's spot check: "
+    "the cells it ran twice, whose agreement the line gives), and the interval is the ratio "
+    f"± {EXACT_NO_DIFFERENCE * 100:g} % (both figures' agreement).",
     "**The post's band.** The post's ratio read to the last digit it gave, widened to every "
     "ratio of its own figures for that claim (BANDS in compare/lib/seed.py): the post measured "
     "once, on other hardware, and printed no spread.",
@@ -37,6 +39,14 @@ RULES = [
     "(CPUs, clock, runs, job length, the post's hardware or transport): a verdict holds for "
     "the run's setup.",
 ]
+
+
+def spot_check(cells):
+    """How the run's cells that ran twice agree: the check a one-run exact figure stands on
+    (n cells with two runs or more, how many of them within EXACT_AGREE_PCT)."""
+    rep = [c["determinism"] for c in cells
+           if c.get("determinism") and c["determinism"].get("pct") is not None]
+    return {"n": len(rep), "within": sum(1 for d in rep if d["ok"])}
 
 
 def setup_of(root):
@@ -74,22 +84,24 @@ def judge(lo, hi, r, claim, band=None):
                             f"its band {fmt(blo, 3)}-{fmt(bhi, 3)}")
 
 
-def verdict(r, sd, n, claim, band=None, agree=None, setup=None, decides=None):
+def verdict(r, sd, n, claim, band=None, agree=None, setup=None, decides=None, spot=None):
     """The verdict dict of a measured ratio r ± sd (n repeats) against the post's claim and
-    band. agree None: the host's clock; else the exact clock's agreement() of the figures.
-    setup: how this run's setup differs from the post's (said with the verdict); decides: the
-    command that would decide it when nothing here can."""
+    band. agree None: the host's clock; else the exact clock's agreement() of the figures, and
+    spot the run's spot_check() that a figure of one run stands on. setup: how this run's setup
+    differs from the post's (said with the verdict); decides: the command that would decide it
+    when nothing here can."""
     v = {"category": NOT_DECIDABLE, "r": r, "sd": sd, "lo": None, "hi": None, "n": n,
          "claim": claim, "exact": agree is not None, "band": band, "agree": agree,
-         "setup": setup, "why": None, "decides": decides, "where": None}
+         "setup": setup, "why": None, "decides": decides, "where": None, "spot": spot}
     if r is None:
         v["why"] = "this run has no figures of it"
         return v
     if agree is not None:
-        if agree["ok"] is not True:
+        if agree["ok"] is False or (agree["ok"] is None and not (spot and spot["n"])):
             v["why"] = (f"the runs differ beyond {EXACT_AGREE_PCT} %: {agree['what']}"
                         if agree["ok"] is False else
-                        f"one run: nothing checks that it is exact ({agree['what']})")
+                        "one run, and no cell of the run ran twice: nothing checks that it is "
+                        f"exact ({agree['what']})")
             v["decides"] = decides or "the same command with runs that agree (--repeats 2 or more)"
             return v
         lo, hi = r * (1 - EXACT_NO_DIFFERENCE), r * (1 + EXACT_NO_DIFFERENCE)
@@ -118,7 +130,10 @@ def figure(v):
         return "not measured"
     if v["exact"]:
         a = v["agree"] or {}
+        spot = v.get("spot") or {}
         runs = (f"exact, every figure's runs within {a['pct']:.2f} %" if a.get("ok")
+                else f"exact, one run; the spot check: {spot['within']} of {spot['n']} cells run "
+                f"twice within {EXACT_AGREE_PCT} %" if a.get("ok") is None and spot.get("n")
                 else "exact clock, one run: not checked" if a.get("ok") is None
                 else f"exact clock, runs more than {EXACT_AGREE_PCT} % apart")
         return f"**{fmt(v['r'], 3)}x** ({runs})"

@@ -6,7 +6,7 @@ import re
 from lib.fmt import fmt, pm
 from lib.results import extras_mean
 from lib.seed import BANDS, band_of, cell_ratio, markdown, targets_of
-from lib.verdict import line, not_decidable, setup_text, verdict
+from lib.verdict import line, not_decidable, setup_text, spot_check, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement, ratio
 
@@ -83,7 +83,7 @@ def seed000(root, cells, idx, exact=False):
                               ("lio", prof, w, f"randrw-25w-{pair[0]}lun"))
         v = verdict(r, sd, n, claim, band_of("000"), cell_agreement(
             [idx.get(("lio", prof, w, f"randrw-25w-{x}lun")) for x in pair]) if exact else None,
-            setup=setup)
+            setup=setup, spot=spot_check(cells))
         if pair != (10, 32):
             what = (f"LIO's randrw 25 % writes IOPS, {pair[1]} over {pair[0]} LUNs (the post's "
                     "10 and 32 were not both run at this scale)")

@@ -6,7 +6,7 @@ import os
 
 from lib.fmt import fmt, pm
 from lib.seed import BANDS, band_of, bars, markdown, targets_of
-from lib.verdict import figure, line, setup_text, verdict
+from lib.verdict import figure, line, setup_text, spot_check, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import agreement, mean_sd, ratio
 
@@ -161,8 +161,9 @@ def seed001(root, cells, idx, exact=False):
                           for t in (a, b)])
     r, sd, n = window_ratio("ramlld-bio", "ramlld-sd")
     setup = setup_text(root, "on 6 cores, 20 dd per CPU reading 300 MB each")
+    spot = spot_check(cells)
     v = verdict(r, sd, n, 2.0, band_of("001"), window_agreement("ramlld-bio", "ramlld-sd"),
-                setup=setup, decides="compare/run --only seed-001")
+                setup=setup, decides="compare/run --only seed-001", spot=spot)
     sec["verdict"] = v
     sec["verdict_line"] = line(
         v, f"ramlld-bio / ramlld-sd on the dd run [{p}], IOPS ({basis})",
@@ -170,14 +171,14 @@ def seed001(root, cells, idx, exact=False):
     r2, sd2, n2 = window_ratio("sdebug-fakerw", "ramlld-sd")
     if r2 is not None:
         v2 = verdict(r2, sd2, n2, 216 / 190, band_of("001-fakerw-lld"),
-                     window_agreement("sdebug-fakerw", "ramlld-sd"), setup)
+                     window_agreement("sdebug-fakerw", "ramlld-sd"), setup, spot=spot)
         sec["notes"].append(f"scsi_debug fake_rw=1 over the SCSI LLD doing the I/O: "
                             f"{figure(v2)} here, 1.14x in the post (216K / 190K): "
                             f"{v2['category']} by the same rule ({v2['why']}).")
     r3, sd3, n3 = window_ratio("sdebug-fakerw", "sdebug")
     if r3 is not None:
         v3 = verdict(r3, sd3, n3, 800 / 651, band_of("001-fakerw-rw"),
-                     window_agreement("sdebug-fakerw", "sdebug"), setup)
+                     window_agreement("sdebug-fakerw", "sdebug"), setup, spot=spot)
         sec["notes"].append(f"scsi_debug fake_rw=1 over fake_rw=0: {figure(v3)} here, 1.23x in "
                             f"Bart's run (800K / 651K): {v3['category']} ({v3['why']}).")
     return sec

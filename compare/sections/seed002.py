@@ -12,7 +12,7 @@ from lib.fmt import fmt, pm
 from lib.perf import layer_of, symbols
 from lib.results import run_extras
 from lib.seed import BANDS, band_of, markdown, targets_of
-from lib.verdict import line as verdict_line, not_decidable, setup_text, verdict
+from lib.verdict import line as verdict_line, not_decidable, setup_text, spot_check, verdict
 from lib.seed import render_section
 from lib.stats import EXACT_AGREE_PCT, agreement, mean_sd, ratio
 from lib.twonode import SIDES, load as load_two_node
@@ -193,8 +193,9 @@ def seed002(root, cells, idx, exact=False):
     sec["tables"].append(("The blindless average (MB/s over the path's block sizes, mean ± sd "
                           "over the runs)", ["target", "read-ahead / max_sectors_kb", "MB/s",
                                              "runs", "sizes"], rows))
+    spot = spot_check(cells)
     rrows = [[t, ra, fmt(r, 3) if exact else pm(r, sd, 2),
-              verdict(r, sd, n, 1.30, band_of("002"), ag)["category"]]
+              verdict(r, sd, n, 1.30, band_of("002"), ag, spot=spot)["category"]]
              for (t, ra), (r, sd, n, ag) in ratios.items()]
     sec["tables"].append(("max_sectors_kb 64 over 512, per read-ahead (the post: 1.29x at 512K, "
                           "1.32x at 2M)", ["target", "read-ahead", "ms64 / ms512", "verdict"],
@@ -203,7 +204,7 @@ def seed002(root, cells, idx, exact=False):
     key = ("ramlld-sd", "2M") if ("ramlld-sd", "2M") in ratios else next(iter(ratios), None)
     if key:
         r, sd, n, ag = ratios[key]
-        v = verdict(r, sd, n, 1.30, band_of("002"), ag, setup)
+        v = verdict(r, sd, n, 1.30, band_of("002"), ag, setup, spot=spot)
         what = f"{key[0]}, max_sectors_kb 64 over 512 at read-ahead {key[1]}, all sizes averaged"
         if ag and ag.get("sizes_pct") is not None:
             what += f"; single sizes' runs up to {ag['sizes_pct']:.2f} % apart"

@@ -6,7 +6,7 @@ import os
 
 from lib.fmt import fmt, pm
 from lib.seed import band_of, bars, cell_ratio, markdown, targets_of
-from lib.verdict import line, not_decidable, setup_text, verdict
+from lib.verdict import line, not_decidable, setup_text, spot_check, verdict
 from lib.seed import render_section
 from lib.stats import cell_agreement
 from lib.twonode import load as load_two_node
@@ -98,7 +98,8 @@ def seed003(root, cells, idx, exact=False):
                           ("lio", prof, w, "libaio-4k-qd16x2"))
     v = verdict(r, sd, n, 184 / 167, band_of("003"), cell_agreement(
         [idx.get((t, prof, w, "libaio-4k-qd16x2")) for t in ("ramlld-sd", "lio")])
-        if exact else None, setup_text(root, "SCST and LIO over SRP on InfiniBand hardware"))
+        if exact else None, setup_text(root, "SCST and LIO over SRP on InfiniBand hardware"),
+        spot=spot_check(cells))
     not_decidable(v, UNAVAILABLE_WHY, UNAVAILABLE_DECIDES, UNAVAILABLE_WHERE)
     sec["verdict"] = v
     rs, _, _ = cell_ratio(idx, ("ramlld-sd", prof, w, "libaio-4k-qd16x2"),

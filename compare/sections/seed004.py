@@ -7,7 +7,7 @@ import statistics
 from lib.fmt import fmt, pm
 from lib.results import extras_mean, run_shape
 from lib.seed import BANDS, band_of, bars, cell_ratio, markdown, targets_of
-from lib.verdict import line, setup_text, verdict
+from lib.verdict import line, setup_text, spot_check, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
@@ -75,7 +75,7 @@ def seed004(root, cells, idx, exact=False):
         r = statistics.mean(x[0] for x in rs)
         sd = math.sqrt(sum((x[1] or 0) ** 2 for x in rs)) / len(rs)
         v = verdict(r, sd, min(x[2] for x in rs), claim, band_of("004"),
-                    cell_agreement(used) if exact else None, setup)
+                    cell_agreement(used) if exact else None, setup, spot=spot_check(cells))
         what = f"ramlld-sd / scsi_debug delay=0, mean over {len(rs)} job(s)"
     else:
         v = verdict(None, None, 0, claim, setup=setup, decides="compare/run --only seed-004")

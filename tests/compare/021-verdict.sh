@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/lib/verdict.py, the one seed verdict: reproduced, not reproduced, inconclusive and not decidable on the host's clock (Student's t interval) and on the exact clock (runs within 0.5 %, ratio ± 1 %), each case's reason; a line names its clock, its figure's precision (no ± on an exact figure), the setup and, when not decidable, what decides it; a seed section gives the rule
+# what: compare/lib/verdict.py, the one seed verdict: reproduced, not reproduced, inconclusive and not decidable on the host's clock (Student's t interval) and on the exact clock (runs within 0.5 %, ratio ± 1 %), each case's reason; a one-run exact figure stands on the run's spot check; a line names its clock, its figure's precision (no ± on an exact figure), the setup and, when not decidable, what decides it; a seed section gives the rule
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -35,7 +35,7 @@ cases = [
     (0.990, 0.0, 2, 1185 / 944, seed.band_of("000"), ok, V.NOT_REPRODUCED, "other side of 1.0"),
     (1.008, 0.0, 2, 1.015, (1.01, 1.02), ok, V.INCONCLUSIVE, "holds both"),
     (1.762, 0.0, 2, 2.0, band001, bad, V.NOT_DECIDABLE, "b: 50,000 vs 50,300 (0.60 % apart)"),
-    (1.762, 0.0, 2, 2.0, band001, one, V.NOT_DECIDABLE, "one run: nothing checks"),
+    (1.762, 0.0, 2, 2.0, band001, one, V.NOT_DECIDABLE, "one run, and no cell of the run ran twice"),
     (None, None, 0, 2.0, band001, None, V.NOT_DECIDABLE, "no figures"),
 ]
 for r, sd, n, claim, band, agr, want, why in cases:
@@ -60,6 +60,20 @@ for r, sd, n, claim, band, agr, want, why in cases:
     if r is not None and agr is None and n > 1 and "(host clock, n = " not in txt:
         sys.exit(f"a host-clock figure without its clock: {txt}")
     print(f"ok: {r} ({'exact' if agr else 'host'}, claim {claim:.3f}): {want}: {v['why']}")
+# a figure of one run at a level that runs each cell once stands on the run's spot check
+spot = {"n": 10, "within": 9}
+v = V.verdict(1.762, 0, 1, 2.0, band001, one, setup="s", spot=spot)
+txt = V.line(v, "bio / sd", "y")
+if v["category"] != V.REPRODUCED or "exact, one run; the spot check: 9 of 10 cells run twice within 0.5 %" not in txt:
+    sys.exit(f"one exact run with a spot check: {v['category']}: {txt}")
+v = V.verdict(1.762, 0, 1, 2.0, band001, one, spot={"n": 0, "within": 0})
+if v["category"] != V.NOT_DECIDABLE or "no cell of the run ran twice" not in v["why"]:
+    sys.exit(f"one exact run without a spot check: {v['category']}: {v['why']}")
+cells = [{"determinism": {"pct": 0.1, "ok": True}}, {"determinism": {"pct": 3.1, "ok": False}},
+         {"determinism": {"pct": None, "ok": None}}, {"determinism": None}]
+if V.spot_check(cells) != {"n": 2, "within": 1}:
+    sys.exit(f"spot_check: {V.spot_check(cells)}")
+print("ok: one exact run stands on the spot check: " + txt)
 # a claim this run cannot decide keeps what the ratio alone says
 v = V.not_decidable(V.verdict(1.762, 0, 2, 2.0, band001, ok), "SCST is not in Debian",
                     "compare/run --only seed-003", "with SCST built")
