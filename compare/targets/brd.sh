@@ -7,6 +7,7 @@
 # levels: quick default full
 # bench: bio
 # load: brd
+# ledger: io_uring hipri-all io_uring-qd1
 # precondition: yes
 # needs: module brd
 # own-functions: brd_.*|copy_(to|from)_brd

@@ -7,6 +7,7 @@
 # levels: quick default full
 # ladder: iSCSI, over lio-iblock
 # load: stack-iscsi
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module target_core_iblock, module iscsi_target_mod, module iscsi_tcp, command iscsiadm, command iscsid
 # own-functions: iscsit_.*|__iscsit_.*|iscsi_target_.*|lio_.*|iscsi_.*|__iscsi_.*|target_.*|__target_.*|transport_.*|sbc_.*|spc_.*|iblock_.*

@@ -7,6 +7,7 @@
 # levels: quick default full
 # ladder: tcm_loop/iblock, over ramlld-mq
 # load: stack-lio-iblock
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module target_core_iblock, module tcm_loop
 # own-functions: tcm_loop_.*|target_.*|__target_.*|transport_.*|sbc_.*|spc_.*|iblock_.*

@@ -6,6 +6,7 @@
 # order: 135
 # levels: -
 # load: nullb-mq-nodata-poll
+# ledger: hipri-all
 # precondition: no
 # needs: module null_blk, param null_blk poll_queues
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb

@@ -7,6 +7,7 @@
 # levels: default full
 # bench: mq
 # load: nullb-mq-nodata
+# ledger: io_uring
 # precondition: no
 # needs: module null_blk
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb

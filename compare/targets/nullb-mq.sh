@@ -7,6 +7,7 @@
 # levels: quick default full
 # bench: mq
 # load: nullb-mq
+# ledger: io_uring hipri-all
 # precondition: yes
 # needs: module null_blk
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb

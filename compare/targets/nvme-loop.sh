@@ -7,6 +7,7 @@
 # levels: quick default full
 # ladder: nvme-loop, over ramlld-mq
 # load: stack-nvme-loop
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module nvmet, module nvme-loop, command nvme
 # own-functions: nvme_.*|__nvme_.*|nvmet_.*|__nvmet_.*

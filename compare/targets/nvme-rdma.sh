@@ -7,6 +7,7 @@
 # levels: default full
 # ladder: NVMe/RDMA, over ramlld-mq
 # load: stack-nvme-rdma
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module nvmet, module nvmet-rdma, module nvme-rdma, module rdma_rxe, command nvme, command rdma
 # own-functions: nvme_.*|__nvme_.*|nvmet_.*|__nvmet_.*

@@ -7,6 +7,7 @@
 # levels: quick default full
 # ladder: NVMe/TCP, over ramlld-mq
 # load: stack-nvme-tcp
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module nvmet, module nvmet-tcp, module nvme-tcp, command nvme
 # own-functions: nvme_.*|__nvme_.*|nvmet_.*|__nvmet_.*

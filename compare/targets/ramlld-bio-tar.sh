@@ -6,6 +6,7 @@
 # order: 40
 # levels: -
 # load: ramlld
+# ledger: hipri-all
 # precondition: no
 # own-functions: ramlld_.*
 

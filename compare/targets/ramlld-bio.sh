@@ -12,6 +12,7 @@
 # ladder: bio
 # summary: bio
 # load: ramlld
+# ledger: libaio io_uring fixedbufs registerfiles sqthread_poll hipri hipri-all io_uring-qd1
 # precondition: yes
 # own-functions: ramlld_.*
 

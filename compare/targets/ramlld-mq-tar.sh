@@ -8,6 +8,7 @@
 # bench: mq
 # bench-ratio: mq, over nullb-mq-nodata; randread-4k-qd32 0.95; ramlld-mq throw_away_reads+writes=1 / null_blk memory_backed=0
 # load: ramlld
+# ledger: hipri-all
 # precondition: no
 # own-functions: ramlld_.*
 

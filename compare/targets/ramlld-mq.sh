@@ -10,6 +10,7 @@
 # ladder: mq, over ramlld-bio
 # summary: mq
 # load: ramlld
+# ledger: libaio io_uring fixedbufs registerfiles sqthread_poll hipri hipri-all io_uring-qd1
 # precondition: yes
 # own-functions: ramlld_.*
 

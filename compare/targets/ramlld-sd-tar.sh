@@ -9,6 +9,7 @@
 # bench: scsi
 # bench-ratio: scsi, over sdebug-fakerw; randread-4k-qd32 1.1; ramlld-sd throw_away_reads+writes=1 / scsi_debug fake_rw=1
 # load: ramlld
+# ledger: hipri-all
 # precondition: no
 # own-functions: ramlld_.*
 

@@ -11,6 +11,7 @@
 # ladder: sd, over ramlld-mq
 # summary: sd
 # load: ramlld
+# ledger: libaio io_uring fixedbufs registerfiles sqthread_poll hipri hipri-all io_uring-qd1
 # precondition: yes
 # own-functions: ramlld_.*
 

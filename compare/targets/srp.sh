@@ -7,6 +7,7 @@
 # levels: quick default full
 # ladder: SRP, over lio-iblock
 # load: stack-srp
+# ledger: io_uring io_uring-qd1
 # precondition: no
 # needs: module target_core_iblock, module rdma_rxe, module ib_srpt, module ib_srp, command rdma
 # own-functions: srp_.*|__srp_.*|srpt_.*|__srpt_.*|target_.*|__target_.*|transport_.*|sbc_.*|spc_.*|iblock_.*

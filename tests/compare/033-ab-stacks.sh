@@ -38,7 +38,7 @@ expect_fail() { # TEXT CMD ARGS...: CMD ARGS exits 2 and says TEXT
 	[ "$rc" = 2 ] || fail "$*: exit $rc, not 2: $(cat "$dir/err")"
 	grep -qF -- "$text" "$dir/err" || fail "$*: no '$text' in: $(cat "$dir/err")"
 }
-allowed="allowed: a comma list of lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma, or all"
+allowed="allowed: a comma list of lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop, or all"
 expect_fail "--stacks: bad stack 'nvme-foo' ($allowed)" \
 	"$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --stacks iscsi,nvme-foo --out "$dir/bad"
 expect_fail "--stacks: no stack named" "$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --stacks , --out "$dir/bad"
@@ -49,20 +49,20 @@ expect_fail "--ledger-stacks: bad stack 'iscsi-target' ($allowed)" \
 	"$TOP/compare/run" --ledger --no-build --ledger-stacks nvme-tcp,iscsi-target --out "$dir/bad"
 expect_fail "--ledger-stacks LIST goes with --ledger" "$TOP/compare/run" --no-build --ledger-stacks iscsi --out "$dir/bad"
 [ ! -e "$dir/bad" ] || fail "a refused compare/run wrote $dir/bad"
-expect_fail "--stacks: bad stack 'ublk' (allowed: lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma, or all)" \
+expect_fail "--stacks: bad stack 'ublk' (allowed: lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop, or all)" \
 	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks ublk --top "$TOP"
 expect_fail "--top: '$dir' has no tools/devices and tools/stack" \
 	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks iscsi --top "$dir"
 [ ! -e "$dir/bad" ] || fail "a refused compare/ledger-guest wrote $dir/bad"
-expect_eq "ledger-guest --list-stacks" "lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma" \
+expect_eq "ledger-guest --list-stacks" "lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop" \
 	"$("$TOP/compare/ledger-guest" --list-stacks)"
 
 # the plan: the stack rows, added to the rows --rows selects
 "$TOP/compare/ab" --ab-patch "$dir/cost.patch" --source "$dir/src" --rows '^ramlld-sd/io_uring$' \
 	--stacks all --plan > "$dir/plan" 2>&1 || fail "--plan with --stacks: $(cat "$dir/plan")"
-grep -qF 'cells: the ledger rows matching ^ramlld-sd/io_uring$|^(lio-iblock|iscsi|nvme-tcp|nvme-loop|srp|nvme-rdma)/(io_uring|io_uring-qd1)$;' "$dir/plan" ||
+grep -qF 'cells: the ledger rows matching ^ramlld-sd/io_uring$|^(lio-iblock|iscsi|srp|nvme-tcp|nvme-rdma|nvme-loop)/(io_uring|io_uring-qd1)$;' "$dir/plan" ||
 	fail "the plan's cells: $(cat "$dir/plan")"
-for s in lio-iblock iscsi nvme-tcp nvme-loop srp nvme-rdma; do
+for s in lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop; do
 	grep -qxF "stack rows: $s/io_uring $s/io_uring-qd1" "$dir/plan" || fail "the plan has no $s rows: $(cat "$dir/plan")"
 done
 [ ! -s "$RAMLLD_CACHE/builds" ] || fail "--plan built"
