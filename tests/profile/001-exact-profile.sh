@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: the profiling plugin (tools/iprofile) built against Debian 12's QEMU 7.2, one profiled cell (ramlld's mq disk, 4k randread QD32, 1 vCPU, exact clock): its instructions per I/O equal the clock's 10^9 / IOPS within 1 %, the plugin's own window totals equal the sum of its per-address counts, the functions sum to the total, ramlld_mq_queue_rq runs on CPU 0 at a whole number of instructions per I/O, and bad plugin arguments are refused
+# where: host
+# requires: qemu-system-x86_64 python3 fio gcc
+# timeout: 1500
+. "$TOP/tests/lib.sh"
+
+[ -f "$RAMLLD_KO" ] || skip "no module $RAMLLD_KO (make)"
+# The header comes from Debian's source package (network, once); without it there is no plugin.
+if ! so=$("$TOP/tools/iprofile/build" system 2> "$RESULTS/build.err"); then
+	cat "$RESULTS/build.err"
+	if grep -q "cannot fetch\|needs root" "$RESULTS/build.err"; then
+		skip "no qemu-plugin.h for this machine's QEMU: $(tail -n 1 "$RESULTS/build.err")"
+	fi
+	fail "the plugin does not build"
+fi
+echo "ok: plugin built: $so"
+
+# A bad argument stops QEMU before the guest boots, naming what is allowed.
+rc=0
+"$TOP/tools/vm/run" --clock icount --cpus 1 --qemu system --plugin "$so,out=$RESULTS/x,color=red" --timeout 60 -- true \
+	> /dev/null 2> "$RESULTS/badarg.err" <&- || rc=$?
+cat "$RESULTS/badarg.err"
+[ "$rc" != 0 ] || fail "the plugin took an unknown argument"
+grep -q "allowed: out=FILE mark=ADDR" "$RESULTS/badarg.err" || fail "the refusal does not name the allowed arguments"
+
+out=$RESULTS/cell
+"$TOP/tools/iprofile/run" --out "$out" -- --target ramlld-mq --ko "$RAMLLD_KO" <&- ||
+	fail "tools/iprofile/run failed"
+"$TOP/tools/iprofile/table" "$out" --top 15 --json "$RESULTS/cell.json" || fail "tools/iprofile/table failed"
+
+python3 - "$RESULTS/cell.json" << 'EOF' || fail "the profile's values are wrong"
+import json
+import sys
+
+j = json.load(open(sys.argv[1]))
+bad = 0
+
+
+def check(what, ok, value):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + f"{what}: {value}")
+    bad += not ok
+
+
+total, clock = j["total"], j["clock"]
+check("I/Os between the windows", j["n"] > 10000, j["n"])
+check("plugin total vs the clock's 10^9/IOPS (within 1 %)", abs(total / clock - 1) < 0.01,
+      f"{total:.2f} vs {clock:.2f} ({100 * (total / clock - 1):+.3f} %)")
+check("the plugin's window totals equal its per-address counts",
+      abs(j["plugin_total"] - total) < 1e-6 * total, f"{j['plugin_total']:.4f} vs {total:.4f}")
+fsum = sum(v for cpus in j["functions"].values() for v in cpus.values())
+check("functions sum to the total", abs(fsum - total) < 1e-6 * total, f"{fsum:.4f}")
+lsum = sum(j["layers"].values())
+check("layers sum to the total", abs(lsum - total) < 1e-6 * total, f"{lsum:.4f}")
+q = j["functions"].get("ramlld_mq_queue_rq [ramlld]", {})
+check("ramlld_mq_queue_rq on CPU 0 only", list(q) == ["0"], q)
+v = q.get("0", 0)
+# one call per I/O, the same path each time: a whole number of instructions per I/O
+check("ramlld_mq_queue_rq a whole number of instructions per I/O", v > 10 and abs(v - round(v)) < 0.01,
+      f"{v:.3f}")
+check("the driver layer is there", j["layers"].get("driver", 0) > 100, j["layers"].get("driver"))
+sys.exit(1 if bad else 0)
+EOF
