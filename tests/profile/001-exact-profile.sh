@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the profiling plugin (tools/iprofile) built against Debian 12's QEMU 7.2, one profiled cell (ramlld's mq disk, 4k randread QD32, 1 vCPU, exact clock): its instructions per I/O equal the clock's 10^9 / IOPS within 1 %, the plugin's own window totals equal the sum of its per-address counts, the functions sum to the total, ramlld_mq_queue_rq runs on CPU 0 at a whole number of instructions per I/O, and bad plugin arguments are refused
+# what: the profiling plugin (tools/iprofile) built against Debian 12's QEMU 7.2, one profiled cell (ramlld's mq disk, 4k randread QD32, 1 vCPU, exact clock): its instructions per I/O equal the clock's 10^9 / IOPS within 1 %, the plugin's own window totals equal the sum of its per-address counts, the functions sum to the total, ramlld_mq_issue (its submit, once per request) runs on CPU 0 at a whole number of instructions per I/O, and bad plugin arguments are refused
 # where: host
 # requires: qemu-system-x86_64 python3 fio gcc
 # timeout: 1500
@@ -54,11 +54,11 @@ fsum = sum(v for cpus in j["functions"].values() for v in cpus.values())
 check("functions sum to the total", abs(fsum - total) < 1e-6 * total, f"{fsum:.4f}")
 lsum = sum(j["layers"].values())
 check("layers sum to the total", abs(lsum - total) < 1e-6 * total, f"{lsum:.4f}")
-q = j["functions"].get("ramlld_mq_queue_rq [ramlld]", {})
-check("ramlld_mq_queue_rq on CPU 0 only", list(q) == ["0"], q)
+q = j["functions"].get("ramlld_mq_issue [ramlld]", {})
+check("ramlld_mq_issue on CPU 0 only", list(q) == ["0"], q)
 v = q.get("0", 0)
 # one call per I/O, the same path each time: a whole number of instructions per I/O
-check("ramlld_mq_queue_rq a whole number of instructions per I/O", v > 10 and abs(v - round(v)) < 0.01,
+check("ramlld_mq_issue a whole number of instructions per I/O", v > 10 and abs(v - round(v)) < 0.01,
       f"{v:.3f}")
 check("the driver layer is there", j["layers"].get("driver", 0) > 100, j["layers"].get("driver"))
 sys.exit(1 if bad else 0)
