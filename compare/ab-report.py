@@ -22,8 +22,7 @@ FLOOR = 0.002  # 0.2 % of base: a cell's runs in different guest boots differ by
 DISAGREE = 0.005  # 0.5 %: compare/run's check of an exact cell's two runs
 TOP_FUNCS = 8
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.perf import symbols, total_samples  # noqa: E402  (the one perf parser)
+from lib.perf import symbols, total_samples  # (the one perf parser)
 
 
 def die(msg, code=1):

@@ -13,10 +13,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.fmt import fmt, pm, table  # noqa: E402  (the same as every report)
-from lib.results import clock_text, read_env  # noqa: E402
-from lib.stats import ratio  # noqa: E402
+from lib.fmt import fmt, pm, table  # (the same as every report)
+from lib.results import clock_text, read_env
+from lib.stats import ratio
 
 SCSI = "ramlld-sd"
 

@@ -17,10 +17,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.fmt import fmt, table  # noqa: E402  (the same as every report)
-from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols  # noqa: E402
-from lib.results import read_env  # noqa: E402
+from lib.fmt import fmt, table  # (the same as every report)
+from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols
+from lib.results import read_env
 
 def parse_perf(path):
     """{stage: share of the busy samples (%)}, the top symbols, or None."""

@@ -18,8 +18,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.perf import breakdown, perf_parents  # noqa: E402
+from lib.perf import breakdown, perf_parents  # noqa: E402  (after dont_write_bytecode)
 from lib.results import METRICS, QUEUE_KEYS, load, load_targets  # noqa: E402
 
 

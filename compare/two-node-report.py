@@ -5,11 +5,9 @@ results folder (its counted runs DIR/run-N, each side's mean and spread over the
 DIR/profile holds the perf pass, each side's split by layer and its largest functions
 (compare/lib/twonode.py reads the files)."""
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.twonode import main  # noqa: E402
+from lib.twonode import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

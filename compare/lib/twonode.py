@@ -19,8 +19,8 @@ iowait time) over its I/Os, 1 ns = 1 instruction on the exact clock. The per-fun
 function's share of the side's busy perf samples in the profiled run times the side's mean over
 the counted runs (perf's interrupts add to the profiled run's own count, which is said beside).
 
-As a program: twonode.py --window RUN SIDE prints the side's window as perf report's --time
-wants it (start,stop in s); twonode.py DIR prints the text table of compare/two-node."""
+As a program (compare/two-node-report.py): --window RUN SIDE prints the side's window as perf report's --time
+wants it (start,stop in s); DIR prints the text table of compare/two-node."""
 
 import json
 import os
@@ -28,13 +28,8 @@ import re
 import statistics
 import sys
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from lib.perf import LAYER_NAMES, layer_of, symbols  # noqa: E402
-    from lib.results import read_env  # noqa: E402
-else:
-    from .perf import LAYER_NAMES, layer_of, symbols
-    from .results import read_env
+from .perf import LAYER_NAMES, layer_of, symbols
+from .results import read_env
 
 SIDES = ("target", "initiator")
 # The measuring harness's own tasks in a side's guest (compare/two-node-side's waits on the
@@ -277,15 +272,12 @@ def main(argv):
         print(f"{a / 1e9:.6f},{b / 1e9:.6f}")
         return 0
     if len(argv) != 1 or argv[0].startswith("-"):
-        print("usage: twonode.py DIR | --window RUN SIDE", file=sys.stderr)
+        print("usage: two-node-report.py DIR | --window RUN SIDE", file=sys.stderr)
         return 2
     res = load(argv[0])
     if not res:
-        print(f"twonode.py: no compare/two-node run in '{argv[0]}'", file=sys.stderr)
+        print(f"two-node-report.py: no compare/two-node run in '{argv[0]}'", file=sys.stderr)
         return 1
     print("\n".join(text(res)))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

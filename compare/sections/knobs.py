@@ -3,13 +3,10 @@
 add_random each change on ramlld's mq and sd paths, as a table and a plot."""
 
 import os
-import sys
+
+import knobs  # (compare/knobs.py: the measurement and its analysis)
 
 TITLE = "The knob table"
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-import knobs  # noqa: E402  (compare/knobs.py: the measurement and its analysis)
 
 
 def noise(floor, b, v, w_noise):

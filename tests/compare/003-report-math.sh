@@ -50,10 +50,9 @@ echo "profile=seed-001" > "$bd/profile.env"
 py=python3
 command -v /usr/bin/python3 > /dev/null && py=/usr/bin/python3
 "$py" -c 'import scipy' || fail "$py has no SciPy (tools/deps installs python3-scipy)"
-"$py" - "$TOP/compare" "$dir" << 'EOF' || fail "report.py's arithmetic"
+(cd "$TOP/compare" && exec "$py" - "$TOP/compare" "$dir" << 'EOF'
 import math, sys
 sys.dont_write_bytecode = True
-sys.path.insert(0, sys.argv[1])
 from lib import perf, results, stats
 from sections import bench, breakdown, environment, seed002
 
@@ -234,4 +233,5 @@ if seed002.seed002_perf(root, ["ramlld-sd"], {"notes": [], "tables": []}) is not
     sys.exit("seed 002 perf: a profile missing at one setting still made a table")
 print("ok: seed 002 perf: 5,000 instructions per added request in sd_setup_read_write_cmnd")
 EOF
+) || fail "report.py's arithmetic"
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"

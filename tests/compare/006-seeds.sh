@@ -37,7 +37,7 @@ done
 # shellcheck source=compare/lib/report-python.sh
 . "$TOP/compare/lib/report-python.sh"
 py=$(report_python)
-"$py" - "$out" "$TOP/compare" "$repeats" <<'PY' || fail "a seed section is not what its raw runs say"
+(cd "$TOP/compare" && exec "$py" - "$out" "$TOP/compare" "$repeats" <<'PY'
 import glob, json, os, re, statistics, sys
 out, compare = sys.argv[1], sys.argv[2]
 sys.dont_write_bytecode = True
@@ -49,7 +49,6 @@ def fmt(x):
     return f"{x:,.{0 if abs(x) >= 100 else 1 if abs(x) >= 10 else 2}f}"
 
 
-sys.path.insert(0, compare)
 import report as report_py  # noqa: E402 (compare/report.py, imported once: a TCG guest is slow to load SciPy)
 from lib import results, seed as seedlib  # noqa: E402
 from sections import seed000, seed001, seed002, seed003, seed004  # noqa: E402
@@ -339,4 +338,5 @@ for sid, a, b, p, w, sec, dd, claim in (
             f"seed {sid}: runs rewritten to {k}x gave '{cat}' {r} ± {sd}, expected '{expect}' {k:.2f} ± 0"
         print(f"ok: seed {sid}: runs rewritten to {k:.2f}x -> verdict '{cat}' {r}")
 PY
+) || fail "a seed section is not what its raw runs say"
 echo "ok: every seed section is filled from its measured runs"

@@ -7,10 +7,9 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-python3 - "$TOP/compare" "$dir" << 'EOF' || fail "knobs.py's table"
+(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir" << 'EOF'
 import json, sys
 sys.dont_write_bytecode = True
-sys.path.insert(0, sys.argv[1])
 import knobs
 
 root = sys.argv[2]
@@ -111,6 +110,7 @@ for args, want in (((["dd"], 1), 28), ((["dd", "qd32"], 2), 100),
         sys.exit(f"run_count{args} = {knobs.run_count(*args)}, not {want}")
 print("ok: run_count")
 EOF
+) || fail "knobs.py's table"
 
 run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
 expect_in "knob-table refuses a bad configuration" "--configs: bad configuration 'seed-002' (allowed: default, default rq_affinity=0"

@@ -39,7 +39,7 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	plan=$(make -s -C "$TOP" compare QUICK=1 ARGS=--plan 2> /dev/null) || fail "make compare QUICK=1 ARGS=--plan failed"
 	expect_eq "make compare QUICK=1's clock there" \
 		"icount (KVM unusable here: a probe guest did not boot)" "$(plan_field "$plan" clock)"
-	python3 "$TOP/tools/knob-table" --clock nosuch > /dev/null 2>&1 && fail "knob-table --clock nosuch accepted"
+	"$TOP/tools/knob-table" --clock nosuch > /dev/null 2>&1 && fail "knob-table --clock nosuch accepted"
 	# KVM that boots: host time, and why
 	echo kvm > "$probe"
 	plan=$("$run" --quick --plan 2> /dev/null) || fail "compare/run --quick --plan failed"
@@ -65,18 +65,18 @@ plan=$("$run" --quick --host "$dir/dev.img" --plan 2> /dev/null) || fail "--quic
 expect_eq "--host's clock" "host (--host: this machine's devices, its own time)" "$(plan_field "$plan" clock)"
 
 # the report names the clock and why (compare/run writes clock_reason into meta.env)
-python3 - "$TOP/compare" << 'EOF' || fail "the report's clock line (compare/lib/results.py clock_text) lacks the reason"
+(cd "$TOP/compare" && exec python3 - "$TOP/compare" << 'EOF'
 import sys
 sys.dont_write_bytecode = True
-sys.path.insert(0, sys.argv[1])
 from lib.results import clock_text
 t = clock_text({"clock": "icount", "icount_shift": "0", "qemu": "10.0.6", "cpus": "1",
                 "clock_reason": "KVM unusable here: a probe guest did not boot"})
 assert t.startswith("icount, exact") and t.endswith("TCG; KVM unusable here: a probe guest did not boot)"), t
 print("ok: report clock line: " + t)
 EOF
+) || fail "the report's clock line (compare/lib/results.py clock_text) lacks the reason"
 # nothing is measured on a clock chosen from /dev/kvm alone
-if grep -n -- '-w /dev/kvm' "$run" "$TOP/tools/knob-table" "$TOP/tools/stack-ladder"; then
+if grep -n -- '-w /dev/kvm' "$run" "$TOP/compare/knob-table.py" "$TOP/tools/stack-ladder"; then
 	fail "a clock is still chosen from /dev/kvm"
 fi
 echo "ok: one clock decision, tools/vm/run's"

@@ -7,11 +7,10 @@
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 
-python3 - "$TOP" << 'EOF' || fail "the seed verdicts of docs/seeds.md and docs/results.md"
+(cd "$TOP/compare" && exec python3 - "$TOP" << 'EOF'
 import re, shlex, subprocess, sys
 top = sys.argv[1]
 sys.dont_write_bytecode = True
-sys.path.insert(0, top + "/compare")
 from lib import verdict as V
 seeds = open(top + "/docs/seeds.md", encoding="utf-8").read()
 results = open(top + "/docs/results.md", encoding="utf-8").read()
@@ -74,3 +73,4 @@ for sid, args in cmds:
                          f"only in it {sorted(mine - pub)[:3]}, only in the level {sorted(pub - mine)[:3]}")
     print(f"ok: seed {sid}: its command plans {setup} and the default level's {len(pub)} cells")
 EOF
+) || fail "the seed verdicts of docs/seeds.md and docs/results.md"
