@@ -22,6 +22,7 @@ FLOOR = 0.002  # 0.2 % of base: a cell's runs in different guest boots differ by
 DISAGREE = 0.005  # 0.5 %: compare/run's check of an exact cell's two runs
 TOP_FUNCS = 8
 
+from lib.env import read_env
 from lib.perf import symbols, total_samples  # (the one perf parser)
 
 
@@ -148,15 +149,7 @@ def analyse(out):
 
 
 def meta(out, side):
-    m = {}
-    p = os.path.join(out, side, "kernel.env")
-    if os.path.isfile(p):
-        with open(p) as f:
-            for line in f:
-                if "=" in line:
-                    k, v = line.rstrip("\n").split("=", 1)
-                    m[k] = v
-    return m
+    return read_env(os.path.join(out, side, "kernel.env"))
 
 
 def write(out, result):
@@ -169,11 +162,7 @@ def write(out, result):
             w.writerow([r["key"][0], r["key"][1], f"{r['base']:.1f}", f"{r['changed']:.1f}",
                         f"{r['bound']:.1f}"])
     lines = ["# A/B: instructions per I/O, base -> changed", ""]
-    run_env = {}
-    p = os.path.join(out, "ab.env")
-    if os.path.isfile(p):
-        with open(p) as f:
-            run_env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    run_env = read_env(os.path.join(out, "ab.env"))
     if run_env.get("command"):
         lines += [f"Command: `{run_env['command']}`", ""]
     for side in ("base", "changed"):

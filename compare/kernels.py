@@ -14,7 +14,8 @@ import os
 import sys
 
 from lib.fmt import fmt, pm, table  # (the same as every report)
-from lib.results import clock_text, read_env
+from lib.env import read_env
+from lib.results import clock_text
 from lib.stats import ratio
 
 SCSI = "ramlld-sd"

@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from lib import fio
+
 COUNTERS = "/sys/kernel/debug/ramlld/completions"
 PARAMS = "/sys/module/ramlld/parameters"
 KNOBS = ("rq_affinity", "scheduler", "add_random")
@@ -169,7 +171,7 @@ def run_workload(top, workload, dev, runtime, procs_per_cpu):
     if workload == "dd":
         out = sh([os.path.join(top, "tools/percpu-load"), dev, "--procs-per-cpu",
                   str(procs_per_cpu), "--runtime", str(runtime), "--json"])
-        j = json.loads(out)
+        j = fio.parse(out, "tools/percpu-load --json")
         t = j["total"]
         return t["ios"], t["ios"] / j["io_window_s"] if j["io_window_s"] else t["iops"]
     # one job pinned to each CPU (cpus_allowed_policy=split), so every CPU submits
@@ -178,7 +180,7 @@ def run_workload(top, workload, dev, runtime, procs_per_cpu):
               f"--cpus_allowed=0-{os.cpu_count() - 1}", "--cpus_allowed_policy=split",
               "--group_reporting", "--time_based", f"--runtime={runtime}", "--norandommap",
               "--randrepeat=0", "--output-format=json"])
-    r = json.loads(out[out.index("{"):])["jobs"][0]["read"]
+    r = fio.parse(out, "fio")["jobs"][0]["read"]
     return r["total_ios"], r["iops"]
 
 

@@ -19,7 +19,7 @@ import sys
 
 from lib.fmt import fmt, table  # (the same as every report)
 from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols
-from lib.results import read_env
+from lib.env import read_env
 
 def parse_perf(path):
     """{stage: share of the busy samples (%)}, the top symbols, or None."""

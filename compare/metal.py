@@ -5,27 +5,16 @@ hardware counters' instructions and cycles per I/O, user and kernel apart, from 
 counts around each cell (raw/.../rN.pmu) over fio's I/O count, with each cell's IOPS and its 95 %
 bounds over the interleaved rounds."""
 import glob
-import json
 import os
 import re
 import statistics
 
+from lib import fio
+from lib.env import read_env
+
 EVENTS = ("instructions:u", "instructions:k", "cycles:u", "cycles:k")
 # the interrupt vectors worth naming: storage and virtual devices (the rest stay in facts.txt)
 DEVICE_IRQ = re.compile(r"nvme|virtio|ahci|ata|scsi|sas|mpt|megasas|megaraid|mlx|ixgbe|i40e|ice|bnxt|xhci|ufs|mmc")
-
-
-def read_env(path):
-    d = {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                k, sep, v = line.rstrip("\n").partition("=")
-                if sep:
-                    d[k] = v
-    except OSError:
-        pass
-    return d
 
 
 def parse_pmu(path):
@@ -43,18 +32,6 @@ def parse_pmu(path):
             except ValueError:
                 out[w[2]] = None  # <not supported>, <not counted>
     return out
-
-
-def fio_counts(path):
-    """(I/Os, IOPS) fio (or tools/percpu-load) reports for a run: reads + writes + trims of all
-    jobs."""
-    with open(path, encoding="utf-8") as f:
-        d = json.load(f)
-    if "jobs" not in d:
-        t = d.get("total") or {}
-        return t.get("ios") or 0, t.get("iops") or 0.0
-    dirs = [j[k] for j in d["jobs"] for k in ("read", "write", "trim") if k in j]
-    return sum(x["total_ios"] for x in dirs), sum(x["iops"] for x in dirs)
 
 
 def bounds95(xs):
@@ -89,7 +66,7 @@ def cells(root):
             runs = [x for x in (os.path.join(d, f"r{rep}.json"), os.path.join(d, f"r{rep}.dd.json"))
                     if os.path.exists(x)]
             key = (t, p, w, s)
-        counts = [fio_counts(r) for r in runs]
+        counts = [fio.counts(fio.read(r)) for r in runs]
         ios, iops = sum(c[0] for c in counts), sum(c[1] for c in counts)
         counts = parse_pmu(pmu)
         c = out.setdefault(key, {"iops": [], "per_io": {e: [] for e in EVENTS}})

@@ -6,7 +6,8 @@ import glob
 import os
 import re
 
-from .results import read_env, read_queue
+from .env import read_env
+from .results import read_queue
 
 # The layer a kernel symbol belongs to, first match wins (a trailing .isra.0 and the like is
 # taken off first). Self time: cpu-clock samples land where interrupts are re-enabled

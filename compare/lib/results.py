@@ -6,11 +6,12 @@ JSON, .cpu, .queue) as cells of runs, read once; every section renders from it.
 """
 
 import glob
-import json
 import os
 import re
 import statistics
 
+from . import fio
+from .env import read_env
 from .stats import determinism, mean_sd, ratio
 from .targets import read_header, read_run
 
@@ -23,20 +24,6 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
 # into a results folder's targets.tsv (one line a target: name, then these).
 TARGET_KEYS = ["desc", "group", "order", "levels", "load", "precondition", "own-functions"]
-
-
-def read_env(path):
-    """KEY=VALUE lines (the first of a key wins); {} without the file."""
-    d = {}
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if "=" in line:
-                    k, v = line.rstrip("\n").split("=", 1)
-                    d.setdefault(k, v)
-    except OSError:
-        pass
-    return d
 
 
 def icount_ns(meta):
@@ -101,36 +88,6 @@ def torder(targets):
     return key
 
 
-def fio_run_metrics(d):
-    """Metrics of one fio run (one section; group_reporting gives one job). Latency is the
-    whole I/O's (fio's lat: submission + completion) of the direction with most I/O: with a RAM
-    disk the I/O completes inside io_submit, and fio's clat is then only the reap. Percentiles
-    where fio recorded them for lat (lat_percentiles=1); a job with gtod_reduce=1 measured no
-    latency: None."""
-    jobs = d["jobs"]
-    ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in jobs)
-    m = {
-        "ios": ios,
-        "iops": sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs),
-        "mbps": sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in jobs) / 1e6,
-    }
-    best = max(((j[k]["total_ios"], j[k]) for j in jobs for k in ("read", "write")),
-               key=lambda x: x[0])[1]
-    lat = best.get("lat_ns", {})
-    reduced = any(j.get("job options", {}).get("gtod_reduce") == "1" for j in jobs) or \
-        d.get("global options", {}).get("gtod_reduce") == "1"
-    m["lat_mean_us"] = (lat.get("mean", 0) / 1e3
-                        if best["total_ios"] and not reduced and lat.get("N") else None)
-    pct = lat.get("percentile", {}) or {}
-    for key, p in (("lat_p50_us", "50.000000"), ("lat_p99_us", "99.000000"),
-                   ("lat_p999_us", "99.900000")):
-        m[key] = pct[p] / 1e3 if p in pct and not reduced else None
-    cpu_s = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] / 1e3 for j in jobs)
-    m["cpu_us_per_io_fio"] = cpu_s * 1e6 / ios if ios else None
-    m["runtime_s"] = max(j["job_runtime"] for j in jobs) / 1e3
-    return m
-
-
 def stat_cpu_us(path):
     """Busy CPU time (all CPUs: user+nice+system+irq+softirq+steal) between the two
     /proc/stat lines of a .cpu file, in µs."""
@@ -174,7 +131,9 @@ def queue_says(path, key, value):
         return False
 
 
-def load_runs(root, meta):
+def load_runs(root, meta, bad=None):
+    """Every raw run of root; bad, a list, gets a note for each run file that holds no whole
+    JSON (a run cut short), which is left out."""
     ramp = float(meta.get("ramp", 0) or 0)
     ns = icount_ns(meta)
     runs = []
@@ -186,9 +145,12 @@ def load_runs(root, meta):
             continue
         rep = int(mo.group(1))
         try:
-            with open(f) as fh:
-                d = json.load(fh)
-        except (OSError, ValueError):
+            d = fio.read(f, os.path.relpath(f, root))
+        except fio.BadJSON as e:
+            if bad is not None:
+                bad.append({"kind": "warn", "target": t, "text": f"{e}; the run is left out"})
+            continue
+        except OSError:
             continue
         if mo.group(2):
             tot = d["total"]
@@ -198,7 +160,7 @@ def load_runs(root, meta):
                  "runtime_s": d.get("elapsed_s")}
             window_ios = tot["ios"]
         else:
-            m = fio_run_metrics(d)
+            m = fio.run_metrics(d)
             rt = m["runtime_s"] or 1
             window_ios = m["ios"] * (rt + ramp) / rt     # ramp-time I/O is not in total_ios
         base = f[: -len(".dd.json")] if mo.group(2) else f[: -len(".json")]
@@ -274,8 +236,7 @@ def run_extras(root, run):
                          "writes": dd[4], "write_sectors": dd[6], "io_ticks_ms": dd[9]}
     if not f.endswith(".dd.json"):
         try:
-            with open(f, encoding="utf-8") as fh:
-                j = json.load(fh)
+            j = fio.read(f)
             du = j.get("disk_util") or []
             # a queue with iostats=0 (a bio disk's default) counts no busy time: no util %
             if du and not queue_says(base + ".queue", "iostats", "0"):
@@ -322,7 +283,10 @@ class Run:
         self.exact = icount_ns(self.meta) is not None
         self.clock = clock_text(self.meta)
         self.parallel = parallel_cpus(self.meta)
-        self.cells, self.idx = aggregate(load_runs(root, self.meta), self.target_meta, self.exact)
+        bad = []
+        self.cells, self.idx = aggregate(load_runs(root, self.meta, bad), self.target_meta,
+                                         self.exact)
+        self.notes += bad
         self.targets = sorted({c["target"] for c in self.cells}, key=torder(self.target_meta))
         self.profiles = sorted({c["profile"] for c in self.cells},
                                key=lambda p: (p != "default", p))

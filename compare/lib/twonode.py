@@ -22,14 +22,14 @@ the counted runs (perf's interrupts add to the profiled run's own count, which i
 As a program (compare/two-node-report.py): --window RUN SIDE prints the side's window as perf report's --time
 wants it (start,stop in s); DIR prints the text table of compare/two-node."""
 
-import json
 import os
 import re
 import statistics
 import sys
 
 from .perf import LAYER_NAMES, layer_of, symbols
-from .results import read_env
+from . import fio
+from .env import read_env
 
 SIDES = ("target", "initiator")
 # The measuring harness's own tasks in a side's guest (compare/two-node-side's waits on the
@@ -115,16 +115,8 @@ def window(run, name):
 
 def fio_figures(run):
     """(server's hostname, I/Os, IOPS) from fio --client's JSON."""
-    with open(os.path.join(run, "fio.json"), encoding="utf-8") as f:
-        text = f.read()
-    # fio --client prints its progress lines before the JSON object
-    data = json.loads(text[text.index("{"):])
-    for st in data.get("client_stats", []):
-        if st.get("jobname") == "All clients":
-            continue
-        ios = st["read"]["total_ios"] + st["write"]["total_ios"]
-        return st.get("hostname", "?"), ios, st["read"]["iops"] + st["write"]["iops"]
-    raise ValueError(f"{run}/fio.json: no client_stats entry (not fio --client's JSON?)")
+    path = os.path.join(run, "fio.json")
+    return fio.client(fio.read(path), path)
 
 
 def run_figures(run):

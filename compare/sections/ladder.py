@@ -9,7 +9,8 @@ import re
 
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
-from lib.results import fio_run_metrics
+from lib import fio
+from lib.env import read_env
 from lib.targets import STACK_LADDER, ladder, read_all
 from lib.twonode import SIDES, load as load_two_node
 
@@ -31,11 +32,7 @@ def profile(root, target, total, own_rx):
     bd = os.path.join(root, "breakdown", target)
     # a breakdown under another profile than the ladder's (the exact quick level's of ramlld's
     # paths: seed-001) would split the wrong cell's cost
-    try:
-        with open(os.path.join(bd, "profile.env"), encoding="utf-8") as f:
-            prof = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
-    except OSError:
-        prof = {}
+    prof = read_env(os.path.join(bd, "profile.env"))
     if prof.get("profile", PROFILE) != PROFILE:
         return None
     syms = symbols(os.path.join(bd, "perf.txt"))
@@ -355,8 +352,7 @@ def from_stack_ladder(d):
             path = os.path.join(d, f"{rung}-{s}.json")
             if not os.path.exists(path):
                 continue
-            with open(path, encoding="utf-8") as f:
-                m = fio_run_metrics(json.load(f))
+            m = fio.run_metrics(fio.read(path))
             with open(path[:-len(".json")] + ".cpu", encoding="utf-8") as f:
                 busy = float(f.read().split()[0])
             m.update(n=1, determinism=None,

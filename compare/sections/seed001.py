@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Seed 001: scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU."""
 
-import json
 import os
 
+from lib import fio
 from lib.fmt import fmt, pm
 from lib.seed import BANDS, band_of, bars, markdown, targets_of
 from lib.verdict import figure, line, setup_text, spot_check, verdict
@@ -39,8 +39,7 @@ def dd_window_runs(root, cell, basis=None):
         return vals
     for r in cell["runs"]:
         try:
-            with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
-                j = json.load(f)
+            j = fio.read(os.path.join(root, r["file"]))
             secs, how = dd_seconds(j)
             vals.append(j["total"]["ios"] / secs)
             if basis is not None:
@@ -74,8 +73,7 @@ def seed001_measured(root, cells, w):
             continue
         for r in c["runs"]:
             try:
-                with open(os.path.join(root, r["file"]), encoding="utf-8") as f:
-                    x = json.load(f).get("context") or {}
+                x = fio.read(os.path.join(root, r["file"])).get("context") or {}
             except (OSError, ValueError):
                 continue
             for k in ("procs_per_cpu", "online_cpus", "size_bytes"):

@@ -2,12 +2,12 @@
 """Seed 002: read-ahead x max_sectors_kb, blockdev-perftest's block-size sweep."""
 
 import glob
-import json
 import math
 import os
 import re
 import statistics
 
+from lib import fio
 from lib.fmt import fmt, pm
 from lib.perf import layer_of, symbols
 from lib.results import run_extras
@@ -39,8 +39,7 @@ def read_time(root, run):
     whole ms, a 0.5 % step at a 64 MiB device's 195 ms, as large as the exact clock's check.
     None when the JSON lacks it."""
     try:
-        with open(os.path.join(root, run["file"]), encoding="utf-8") as f:
-            rd = json.load(f)["jobs"][0]["read"]
+        rd = fio.read(os.path.join(root, run["file"]))["jobs"][0]["read"]
         ns = rd["lat_ns"]["mean"] * rd["lat_ns"]["N"]
     except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None
@@ -97,8 +96,8 @@ def seed002(root, cells, idx, exact=False):
     dev = "64 MiB"
     for c in sw[:1]:
         try:
-            with open(os.path.join(root, c["runs"][0]["file"]), encoding="utf-8") as f:
-                dev = f"{json.load(f)['jobs'][0]['read']['io_kbytes'] // 1024} MiB"
+            d = fio.read(os.path.join(root, c["runs"][0]["file"]))
+            dev = f"{d['jobs'][0]['read']['io_kbytes'] // 1024} MiB"
         except (OSError, ValueError, KeyError, IndexError):
             pass
     sec["compared"] = sec["compared"].format(dev=dev)
