@@ -29,13 +29,14 @@ import subprocess
 import sys
 import time
 
-import knobs  # (compare/knobs.py: the measurement and the report section)
+import knobs  # (compare/knobs.py: the measurement)
+from lib import knobtable  # (the configurations and the report section)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def report(out_dir):
-    text = "\n".join(knobs.markdown(out_dir, level="#")) + "\n"
+    text = "\n".join(knobtable.markdown(out_dir, level="#")) + "\n"
     with open(os.path.join(out_dir, "knobs.md"), "w", encoding="utf-8") as f:
         f.write(text)
     return text
@@ -65,7 +66,7 @@ def main():
                          "the guest runs under TCG, host under KVM (tools/vm/run --print-accel)")
     ap.add_argument("--configs", default="",
                     help="comma list of configurations to run (default all: "
-                    + ", ".join(knobs.config_names()) + ")")
+                    + ", ".join(knobtable.config_names()) + ")")
     ap.add_argument("--kernel", help="tools/vm/run --kernel")
     ap.add_argument("--vm-arg", action="append", default=[], help="one more tools/vm/run option")
     ap.add_argument("--out", help="results folder (default results/knobs-<time>)")
@@ -81,7 +82,7 @@ def main():
             ap.error(f"--{n.replace('_', '-')}: bad value {getattr(args, n)} (allowed: >= 1)")
     only = [c for c in args.configs.split(",") if c]
     try:
-        knobs.pick(only)
+        knobtable.pick(only)
     except ValueError as e:
         ap.error(f"--configs: {e}")
     if args.report:

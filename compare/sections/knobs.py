@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The knob table (compare/knobs.py measures it): what rq_affinity, the scheduler and
-add_random each change on ramlld's mq and sd paths, as a table and a plot."""
+"""The knob table (compare/knobs.py measures it, lib/knobtable.py writes it): what
+rq_affinity, the scheduler and add_random each change on ramlld's mq and sd paths, as a table
+and a plot."""
 
 import os
 
-import knobs  # (compare/knobs.py: the measurement and its analysis)
+from lib import knobtable
 
 TITLE = "The knob table"
 
 
 def noise(floor, b, v, w_noise):
-    """The band within which an IOPS change is no effect (knobs.effect's rule), in %."""
+    """The band within which an IOPS change is no effect (knobtable.effect's rule), in %."""
     return max(floor, 2 * max(b["spread"] or 0, v["spread"] or 0, w_noise or 0))
 
 
@@ -18,32 +19,34 @@ def effects(run):
     """[(workload, knob, change, {"mq": (pct, words), "sd": (pct, words)})]: each knob changed
     alone from the kernel's defaults to seed 001's value, its IOPS change on mq and on sd."""
     def make():
-        meta, runs = knobs.load(os.path.join(run.root, "knobs"))
+        meta, runs = knobtable.load(os.path.join(run.root, "knobs"))
         if not meta or not runs:
             return None
-        floor = knobs.FLOOR_PCT["icount" if meta.get("clock") == "icount" else "host"]
+        floor = knobtable.FLOOR_PCT["icount" if meta.get("clock") == "icount" else "host"]
         out = []
-        for workload, a in knobs.analyse(meta, runs).items():
+        for workload, a in knobtable.analyse(meta, runs).items():
             cells = a["cells"]
-            for knob in knobs.KNOBS:
-                for base, to in (("default", knobs.SEED001[knob]),):
+            for knob in knobtable.KNOBS:
+                for base, to in (("default", knobtable.SEED001[knob]),):
                     name = f"{base} {knob}={to}"
                     got = {}
                     for fe, label in (("mq", "mq"), ("scsi", "sd")):
                         b, v = cells.get((base, fe)), cells.get((name, fe))
                         if b and v:
-                            got[label] = knobs.effect((b["iops"], b["spread"]),
-                                                      (v["iops"], v["spread"]), floor, a["noise"]) \
+                            got[label] = knobtable.effect((b["iops"], b["spread"]),
+                                                          (v["iops"], v["spread"]), floor,
+                                                          a["noise"]) \
                                 + (noise(floor, b, v, a["noise"]),)
                     if got:
-                        out.append((workload, knob, f"{knobs.DEFAULT[knob]} → {to}", got))
+                        out.append((workload, knob, f"{knobtable.DEFAULT[knob]} → {to}", got))
             for name, label in (("seed-001", "all three (seed 001's tuning)"),):
                 got = {}
                 for fe, fl in (("mq", "mq"), ("scsi", "sd")):
                     b, v = cells.get(("default", fe)), cells.get((name, fe))
                     if b and v:
-                        got[fl] = knobs.effect((b["iops"], b["spread"]), (v["iops"], v["spread"]),
-                                               floor, a["noise"]) + (noise(floor, b, v, a["noise"]),)
+                        got[fl] = knobtable.effect((b["iops"], b["spread"]),
+                                                   (v["iops"], v["spread"]), floor,
+                                                   a["noise"]) + (noise(floor, b, v, a["noise"]),)
                 if got:
                     out.append((workload, label, "defaults → seed 001's", got))
         return out
@@ -79,8 +82,8 @@ def plot(run, plots):
 
 
 def render(run, plots):
-    L = (knobs.markdown(os.path.join(run.root, "knobs"), guest=run.meta.get("knob_guest"))
-         or knobs.not_measured(run.meta))
+    L = (knobtable.markdown(os.path.join(run.root, "knobs"), guest=run.meta.get("knob_guest"))
+         or knobtable.not_measured(run.meta))
     if not L:
         return []
     clock = (f"*clock: the knob guest's, {run.meta['knob_guest']}*" if run.meta.get("knob_guest")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/knobs.py's knob table from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones; a knobs.jsonl left empty, meta-only or cut by a killed knob step gives a report whose knob section says the step produced no rows
+# what: the knob table (compare/knobs.py measures, compare/lib/knobtable.py writes) from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones; a knobs.jsonl left empty, meta-only or cut by a killed knob step gives a report whose knob section says the step produced no rows
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -11,11 +11,12 @@ trap 'rm -rf "$dir"' EXIT
 import json, sys
 sys.dont_write_bytecode = True
 import knobs
+from lib import knobtable
 
 root = sys.argv[2]
-meta = {"load": knobs.LOAD_ARGS, "kernel": "6.1.0-57-amd64", "cpus": 2, "runtime": 1,
+meta = {"load": knobtable.LOAD_ARGS, "kernel": "6.1.0-57-amd64", "cpus": 2, "runtime": 1,
         "repeats": 1, "procs_per_cpu": 4, "topology": "", "clock": "icount", "qemu": "10.0.13",
-        "llc_groups": ["0-1"], "load_per_cpu": knobs.load_args(knobs.PER_CPU, 2)}
+        "llc_groups": ["0-1"], "load_per_cpu": knobtable.load_args(knobtable.PER_CPU, 2)}
 per_cpu = {"0": {"irq": 10, "done": 6}, "1": {"irq": 0, "done": 4}}
 settings = {"rq_affinity": "2", "scheduler": "none", "add_random": "0", "nr_requests": "64",
             "iostats": "1"}
@@ -39,7 +40,7 @@ with open(root + "/knobs.jsonl", "w") as f:
     f.write(json.dumps({"meta": meta}) + "\n")
     for r in rows:
         f.write(json.dumps(r) + "\n")
-text = "\n".join(knobs.markdown(root))
+text = "\n".join(knobtable.markdown(root))
 for want in ("| seed-001 | 100,000 (-) | 80,000 (-) | 2.500 | 1.250 | 10,000 | 12,500 |",
              "| seed-001 per-submitter | 50,000 (-) | 40,000 (-) | 5.000 | 1.250 | 20,000 | 25,000 |",
              "2.00/0.00/1.00/0.25/0.50; -",
@@ -52,31 +53,31 @@ for want in ("| seed-001 | 100,000 (-) | 80,000 (-) | 2.500 | 1.250 | 10,000 | 1
         sys.exit(f"the table lacks {want!r}:\n{text}")
     print(f"ok: {want}")
 # --configs: picked in table order, a bad name refused with the allowed ones
-got = [c[0] for c in knobs.pick(["seed-001 per-submitter", "default"])]
+got = [c[0] for c in knobtable.pick(["seed-001 per-submitter", "default"])]
 if got != ["default", "seed-001 per-submitter"]:
     sys.exit(f"pick gave {got}")
-if len(knobs.pick([])) != 12:
+if len(knobtable.pick([])) != 12:
     sys.exit("pick([]) is not all 12 configurations")
 try:
-    knobs.pick(["seed-002"])
+    knobtable.pick(["seed-002"])
     sys.exit("pick accepted seed-002")
 except ValueError as e:
     if "'seed-002'" not in str(e) or "seed-001 per-submitter" not in str(e):
         sys.exit(f"pick's error names neither the bad nor the allowed: {e}")
 print("ok: pick")
 # per-submitter: a second load with a vector (and a hw queue) per CPU, not irq_cpus emptied
-subs = {c[0]: c[3] for c in knobs.configs()}
-if subs["seed-001 per-submitter"] != knobs.PER_CPU or subs["seed-001"] != "0":
+subs = {c[0]: c[3] for c in knobtable.configs()}
+if subs["seed-001 per-submitter"] != knobtable.PER_CPU or subs["seed-001"] != "0":
     sys.exit(f"per-submitter's irq_cpus: {subs}")
-if "irq_cpus=0,1,2,3" not in knobs.load_args(knobs.PER_CPU, 4) or \
-        "irq_cpus=0" not in knobs.load_args("0"):
-    sys.exit(f"load_args: {knobs.load_args(knobs.PER_CPU, 4)}")
+if "irq_cpus=0,1,2,3" not in knobtable.load_args(knobtable.PER_CPU, 4) or \
+        "irq_cpus=0" not in knobtable.load_args("0"):
+    sys.exit(f"load_args: {knobtable.load_args(knobtable.PER_CPU, 4)}")
 # the per-I/O counts divide by the disk's reads completed (dd's byte count misses none of
 # them but counts only the I/O window), and by the workload's count when the stat is off
 seq = iter([100, 1100, 5, 5])
 knobs.counters = lambda: {}
 knobs.busy_jiffies = lambda: 0
-knobs.sched_counters = lambda: dict.fromkeys(knobs.PER_IO, next(ctx))
+knobs.sched_counters = lambda: dict.fromkeys(knobtable.PER_IO, next(ctx))
 knobs.disk_reads = lambda disk: next(seq)
 knobs.run_workload = lambda *a: (800, 800.0)
 ctx = iter([0, 500, 0, 400])
@@ -89,25 +90,25 @@ if r["per_io"]["ctxt"] != 0.5:
 print("ok: per-submitter's load, the per-I/O denominator")
 # a run told not to measure the table says so (meta.env knobs=0); one that did not say, nothing;
 # a knob guest that ended before writing a run says that, whatever the matrix's guest had
-if "`--no-knobs`" not in "\n".join(knobs.not_measured({"knobs": "0"})) \
-        or knobs.not_measured({"knobs": "1"}) or knobs.not_measured({}):
+if "`--no-knobs`" not in "\n".join(knobtable.not_measured({"knobs": "0"})) \
+        or knobtable.not_measured({"knobs": "1"}) or knobtable.not_measured({}):
     sys.exit("not_measured")
 kg = "2 vCPUs in QEMU's default topology for -smp 2, clock icount"
 if f"the knob guest ({kg}) ended before it wrote" not in "\n".join(
-        knobs.not_measured({"knobs": "0", "knob_guest": kg})):
-    sys.exit(f"not_measured with a knob guest: {knobs.not_measured({'knobs': '0', 'knob_guest': kg})}")
+        knobtable.not_measured({"knobs": "0", "knob_guest": kg})):
+    sys.exit(f"not_measured with a knob guest: {knobtable.not_measured({'knobs': '0', 'knob_guest': kg})}")
 print("ok: the section of a run without the table")
 # measured in the knob guest: the section names that guest's shape; without one, no such line
 if f"the knob guest ({kg}), booted after the matrix's guest" not in "\n".join(
-        knobs.markdown(root, guest=kg)) or "knob guest" in text:
+        knobtable.markdown(root, guest=kg)) or "knob guest" in text:
     sys.exit("the section does not name the knob guest")
 print("ok: the knob guest named")
 # the runs a knob step makes (compare/run --plan's knob-runs): per repeat and workload bio and
 # 12 configurations x 2 disks, and with one repeat 3 more (the defaults and bio again)
 for args, want in (((["dd"], 1), 28), ((["dd", "qd32"], 2), 100),
                    ((["dd"], 1, ["seed-001 per-submitter"]), 6), ((["dd"], 2, ["default"]), 6)):
-    if knobs.run_count(*args) != want:
-        sys.exit(f"run_count{args} = {knobs.run_count(*args)}, not {want}")
+    if knobtable.run_count(*args) != want:
+        sys.exit(f"run_count{args} = {knobtable.run_count(*args)}, not {want}")
 print("ok: run_count")
 EOF
 ) || fail "knobs.py's table"
