@@ -19,7 +19,7 @@ import sys
 
 sys.dont_write_bytecode = True
 from lib.perf import breakdown, perf_parents  # noqa: E402  (after dont_write_bytecode)
-from lib.results import METRICS, QUEUE_KEYS, load, load_targets  # noqa: E402
+from lib.results import METRICS, QUEUE_KEYS, load, load_targets, public  # noqa: E402
 
 
 def sections():
@@ -86,7 +86,7 @@ def write(root, publish=None):
     with open(os.path.join(root, "results.json"), "w") as f:
         json.dump({"meta": run.meta, "notes": run.notes, "targets": run.targets,
                    "target_meta": run.target_meta, "profiles": run.profiles,
-                   "exact": run.exact, "clock": run.clock, "cells": run.cells,
+                   "exact": run.exact, "clock": run.clock, "cells": public(run.cells),
                    "breakdown": breakdown(run)}, f, indent=1,
                   default=str)
     if publish:

@@ -331,3 +331,45 @@ def breakdown(run):
     """The run's breakdown, with instructions per I/O by function on the exact clock."""
     return run.once("breakdown", lambda: instr_per_function(
         load_breakdown(run.root, run.target_meta), run.idx))
+
+
+def read_perf_cell(d):
+    """A --perf-cell profile (compare/guest-run's folder d: perf.stat, perf.txt): {"passes",
+    "period" (instructions a sample on the exact clock, else None), "mib", "reads", "samples":
+    {(kind, symbol): n}} or None."""
+    st, samples = {}, {}
+    try:
+        with open(os.path.join(d, "perf.stat"), encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                if len(w) > 1 and w[0] in ("disk_before", "disk_after"):
+                    st[w[0]] = [int(x) for x in w[1:]]
+                elif len(w) == 2 and w[0] == "passes":
+                    st["passes"] = int(w[1])
+                elif len(w) == 3 and w[0] == "sampling" and w[1] == "-c":
+                    st["period"] = int(w[2])
+                elif len(w) == 2 and w[0] == "clock":
+                    st["clock"] = w[1]
+    except (OSError, ValueError):
+        return None
+    for _, kind, sym, n in symbols(os.path.join(d, "perf.txt")):
+        if n is not None:
+            samples[(kind, sym)] = samples.get((kind, sym), 0) + n
+    if "disk_before" not in st or "disk_after" not in st or not samples:
+        return None
+    dd = [a - b for a, b in zip(st["disk_after"], st["disk_before"])]
+    if len(dd) < 3 or not dd[2]:
+        return None
+    period = st.get("period") if st.get("clock") == "icount" else None
+    return {"passes": st.get("passes"), "period": period, "mib": dd[2] * 512 / 2 ** 20,
+            "reads": dd[0], "samples": samples}
+
+
+def perf_cells(root, workload):
+    """{(target, profile, section): read_perf_cell()} of the --perf-cell profiles of a
+    workload's runs in root (raw/TARGET/PROFILE/WORKLOAD/SECTION/perf.txt)."""
+    out = {}
+    for f in sorted(glob.glob(os.path.join(root, "raw", "*", "*", workload, "*", "perf.txt"))):
+        parts = f.split(os.sep)
+        out[(parts[-5], parts[-4], parts[-2])] = read_perf_cell(os.path.dirname(f))
+    return out

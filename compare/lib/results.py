@@ -6,6 +6,7 @@ JSON, .cpu, .queue) as cells of runs, read once; every section renders from it.
 """
 
 import glob
+import json
 import os
 import re
 import statistics
@@ -20,6 +21,9 @@ METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_
            "cpu_us_per_io_fio", "cpu_us_per_io_stat", "instr_per_io"]
 QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges",
               "hw_queues", "hw_depth", "scsi_queue_depth", "max_sectors_kb", "read_ahead_kb"]
+# what each run of a cell carries besides its figures: its fio (or tools/percpu-load) JSON as
+# read, and run_extras() of its files, so that no section reads a raw file
+PARSED = ["data", "extras"]
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
 # into a results folder's targets.tsv (one line a target: name, then these).
@@ -172,7 +176,8 @@ def load_runs(root, meta, bad=None):
         m["cpu_us_per_io_stat"] = busy / window_ios if busy is not None and window_ios else None
         m["instr_per_io"] = 1e9 / m["iops"] / ns if ns and m["iops"] else None
         m.update(target=t, profile=p, workload=w, section=s, rep=rep,
-                 file=os.path.relpath(f, root), queue=read_queue(base + ".queue"))
+                 file=os.path.relpath(f, root), queue=read_queue(base + ".queue"), data=d,
+                 extras=run_extras(base, None if mo.group(2) else d))
         runs.append(m)
     return runs
 
@@ -189,7 +194,7 @@ def aggregate(runs, targets, exact=False):
         for m in METRICS:
             c[m], c[m + "_std"] = mean_sd([r.get(m) for r in rs])
         c["queue"] = rs[0]["queue"]
-        c["runs"] = [{k: r.get(k) for k in ["rep", "file"] + METRICS} for r in rs]
+        c["runs"] = [{k: r.get(k) for k in ["rep", "file"] + METRICS + PARSED} for r in rs]
         c["determinism"] = determinism(rs) if exact else None
         out.append(c)
     idx = {(c["target"], c["profile"], c["workload"], c["section"]): c for c in out}
@@ -215,11 +220,10 @@ def read_notes(root):
     return notes
 
 
-def run_extras(root, run):
+def run_extras(base, data):
     """A run's CPU split (/proc/stat: user+nice and system+irq+softirq as % of all CPU time),
-    busy CPU µs, the first device's request counters and fio's util %."""
-    f = os.path.join(root, run["file"])
-    base = f[: -len(".dd.json")] if f.endswith(".dd.json") else f[: -len(".json")]
+    busy CPU µs, the first device's request counters and fio's util %: base, the run's files
+    less their extension; data, its fio JSON (None for a dd run's)."""
     x = {}
     c = read_cpu_file(base + ".cpu")
     if c and "before" in c and "after" in c:
@@ -234,26 +238,26 @@ def run_extras(root, run):
         if len(dd) >= 11:
             x["disk"] = {"reads": dd[0], "read_merges": dd[1], "read_sectors": dd[2],
                          "writes": dd[4], "write_sectors": dd[6], "io_ticks_ms": dd[9]}
-    if not f.endswith(".dd.json"):
+    if data is not None:
         try:
-            j = fio.read(f)
-            du = j.get("disk_util") or []
+            du = data.get("disk_util") or []
             # a queue with iostats=0 (a bio disk's default) counts no busy time: no util %
             if du and not queue_says(base + ".queue", "iostats", "0"):
                 x["util_pct"] = du[0].get("util")
-            jobs = j.get("jobs") or []
+            jobs = data.get("jobs") or []
             if jobs:
                 x["fio_usr_pct"] = statistics.mean(jb["usr_cpu"] for jb in jobs)
                 x["fio_sys_pct"] = statistics.mean(jb["sys_cpu"] for jb in jobs)
-        except (OSError, ValueError, KeyError):
+        except (KeyError, AttributeError, TypeError):
             pass
     return x
 
 
-def extras_mean(root, cell, key, sub=None):
+def extras_mean(cell, key, sub=None):
+    """Mean and sd of a run_extras() figure over a cell's runs."""
     vals = []
     for r in cell["runs"]:
-        x = run_extras(root, r)
+        x = r["extras"]
         v = x.get(key) if sub is None else (x.get(key) or {}).get(sub)
         if v is not None:
             vals.append(v)
@@ -265,6 +269,31 @@ def run_shape(root):
     meta = read_env(os.path.join(root, "meta.env"))
     rt, cap = meta.get("runtime"), meta.get("capacity_mb")
     return {"runtime": f"{rt} s" if rt else "RUNTIME", "mib": f"{cap} MiB" if cap else "128 MiB"}
+
+
+def public(cells):
+    """The cells without each run's parsed files (data, extras): what results.json keeps."""
+    return [dict(c, runs=[{k: v for k, v in r.items() if k not in PARSED} for r in c["runs"]])
+            for c in cells]
+
+
+def read_stack_ladder(d, sections):
+    """(meta, runs) of a tools/stack-ladder folder: meta.json, and {(rung, section): fio's
+    figures of RUNG-SECTION.json with "busy_s", RUNG-SECTION.cpu's busy CPU seconds} for each
+    of its rungs and sections (one not run is left out)."""
+    with open(os.path.join(d, "meta.json"), encoding="utf-8") as fh:
+        meta = json.load(fh)
+    runs = {}
+    for rung in meta["rungs"]:
+        for s in sections:
+            f = os.path.join(d, f"{rung}-{s}.json")
+            if not os.path.exists(f):
+                continue
+            m = fio.run_metrics(fio.read(f))
+            with open(f[:-len(".json")] + ".cpu", encoding="utf-8") as fh:
+                m["busy_s"] = float(fh.read().split()[0])
+            runs[(rung, s)] = m
+    return meta, runs
 
 
 class Run:

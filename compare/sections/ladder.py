@@ -9,7 +9,7 @@ import re
 
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
-from lib import fio
+from lib.results import read_stack_ladder
 from lib.env import read_env
 from lib.targets import STACK_LADDER, ladder, read_all
 from lib.twonode import SIDES, load as load_two_node
@@ -342,19 +342,16 @@ def plot(sec, plots):
 def from_stack_ladder(d):
     """The ladder of a tools/stack-ladder folder (meta.json, RUNG-SECTION.json fio runs,
     RUNG-SECTION.cpu busy CPU seconds) and its notes: the same section as the report's."""
-    with open(os.path.join(d, "meta.json"), encoding="utf-8") as f:
-        meta = json.load(f)
+    meta, runs = read_stack_ladder(d, [s for _, _, s in CELLS])
     exact = "icount" in meta.get("clock", "")
     idx = {}
     for rung in meta["rungs"]:
         t = STACK_LADDER.get(rung, rung)
         for _, w, s in CELLS:
-            path = os.path.join(d, f"{rung}-{s}.json")
-            if not os.path.exists(path):
+            if (rung, s) not in runs:
                 continue
-            m = fio.run_metrics(fio.read(path))
-            with open(path[:-len(".json")] + ".cpu", encoding="utf-8") as f:
-                busy = float(f.read().split()[0])
+            m = dict(runs[(rung, s)])
+            busy = m.pop("busy_s")
             m.update(n=1, determinism=None,
                      instr_per_io=1e9 / m["iops"] if exact and m["iops"] else None,
                      cpu_us_per_io_stat=busy * 1e6 / m["ios"] if m["ios"] else None)

@@ -47,10 +47,10 @@ def seed000(root, cells, idx, exact=False):
                 one = pts[0][1]
                 line = {"target": t, "mix": mix, "profile": p, "luns": [], "iops": [], "sd": []}
                 for n, c in pts:
-                    usr, _ = extras_mean(root, c, "usr_pct")
-                    sys_, _ = extras_mean(root, c, "sys_pct")
-                    fu, _ = extras_mean(root, c, "fio_usr_pct")
-                    fs, _ = extras_mean(root, c, "fio_sys_pct")
+                    usr, _ = extras_mean(c, "usr_pct")
+                    sys_, _ = extras_mean(c, "sys_pct")
+                    fu, _ = extras_mean(c, "fio_usr_pct")
+                    fs, _ = extras_mean(c, "fio_sys_pct")
                     post = SEED000_POST.get((mix, n)) if t == "lio" else None
                     rows.append([t, p, mix, n, pm(c["iops"], c["iops_std"]),
                                  fmt(c["iops"] / n), pm(*ratio(c["iops"], c["iops_std"],
@@ -88,8 +88,8 @@ def seed000(root, cells, idx, exact=False):
             what = (f"LIO's randrw 25 % writes IOPS, {pair[1]} over {pair[0]} LUNs (the post's "
                     "10 and 32 were not both run at this scale)")
         cmax = idx.get(("lio", prof, w, f"randrw-25w-{pair[1]}lun"))
-        usr, _ = extras_mean(root, cmax, "usr_pct")
-        sys_, _ = extras_mean(root, cmax, "sys_pct")
+        usr, _ = extras_mean(cmax, "usr_pct")
+        sys_, _ = extras_mean(cmax, "sys_pct")
         sec["notes"].append(f"CPU at {pair[1]} LUNs on LIO: {fmt(usr, 1)} % user, {fmt(sys_, 1)} "
                             "% sys of all CPU time (the post: ~95 % user, ~5 % sys).")
     if exact:

@@ -1,9 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Seed 001: scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU."""
 
-import os
-
-from lib import fio
 from lib.fmt import fmt, pm
 from lib.seed import BANDS, band_of, bars, markdown, targets_of
 from lib.verdict import figure, line, setup_text, spot_check, verdict
@@ -14,13 +11,13 @@ TITLE = "Seed 001"
 WORKLOAD = "seed-001"
 
 # ---------------------------------------------------------------- seed 001
-def dd_window(root, cell):
+def dd_window(cell):
     """IOPS of a dd cell, mean ± sd, n: each run's ios over its elapsed time less its start-up
     run (tools/percpu-load --startup-run: exact on the exact clock), or, for runs made without
     one, over its I/O window (io_window_s: the first dd's own start to the last one's end)."""
     if not cell:
         return None, None, 0
-    vals = dd_window_runs(root, cell)
+    vals = dd_window_runs(cell)
     m, sd = mean_sd(vals)
     return m, sd, len(vals)
 
@@ -32,19 +29,19 @@ def dd_seconds(j):
     return j["io_window_s"], "I/O window"
 
 
-def dd_window_runs(root, cell, basis=None):
+def dd_window_runs(cell, basis=None):
     """Each run's IOPS (dd_window()'s values); basis, a list, gets each run's basis."""
     vals = []
     if not cell:
         return vals
     for r in cell["runs"]:
         try:
-            j = fio.read(os.path.join(root, r["file"]))
+            j = r["data"]
             secs, how = dd_seconds(j)
             vals.append(j["total"]["ios"] / secs)
             if basis is not None:
                 basis.append(how)
-        except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        except (KeyError, TypeError, ZeroDivisionError):
             continue
     return vals
 
@@ -60,7 +57,7 @@ SEED001_ROLES = {
 }
 
 
-def seed001_measured(root, cells, w):
+def seed001_measured(cells, w):
     """The "Measured here" text of seed 001: the targets, dd processes per CPU, vCPUs and
     device sizes this run's dd cells hold (their percpu-load JSON), not the workload's
     defaults: a run narrowed by --targets or --capacity-mb says what it ran."""
@@ -72,10 +69,7 @@ def seed001_measured(root, cells, w):
         if c["workload"] != w or c["section"] != "dd":
             continue
         for r in c["runs"]:
-            try:
-                x = fio.read(os.path.join(root, r["file"])).get("context") or {}
-            except (OSError, ValueError):
-                continue
+            x = r["data"].get("context") or {}
             for k in ("procs_per_cpu", "online_cpus", "size_bytes"):
                 if x.get(k) is not None:
                     ctx.setdefault(k, set()).add(x[k])
@@ -106,7 +100,7 @@ def seed001(root, cells, idx, exact=False):
                     "block ~2x SCSI (and on a quad i5: scsi_debug fake_rw=1 ~800K, fake_rw=0 "
                     "~651K)",
            "tables": [], "notes": []}
-    sec["compared"] = seed001_measured(root, cells, w)
+    sec["compared"] = seed001_measured(cells, w)
     post = {"sdebug-fakerw": (216e3, "scsi_debug fake_rw=1"),
             "sdebug": (None, "scsi_debug fake_rw=0 (Bart: 651K vs 800K fake_rw=1)"),
             "ramlld-sd": (190e3, "the SCSI LLD"), "ramlld-mq": (None, "(blk-mq)"),
@@ -116,17 +110,17 @@ def seed001(root, cells, idx, exact=False):
     bases = []
     for c in cells:
         if c["workload"] == w and c["section"] == "dd":
-            dd_window_runs(root, c, bases)
+            dd_window_runs(c, bases)
     basis = " / ".join(sorted(set(bases))) or "I/O window"
     bars = []
     for p in profs:
-        scsi = dd_window(root, idx.get(("ramlld-sd", p, w, "dd")))
+        scsi = dd_window(idx.get(("ramlld-sd", p, w, "dd")))
         for t in targets_of(cells, w):
             c = idx.get((t, p, w, "dd"))
             if not c:
                 continue
             pf, role = post.get(t, (None, ""))
-            m, sd, n = dd_window(root, c)
+            m, sd, n = dd_window(c)
             r = ratio(m, sd, scsi[0], scsi[1]) if scsi[0] else (None, None)
             rows.append([t, p, role, f"{fmt(pf / 1e3)}K" if pf else "-",
                          fmt(pf / 190e3, 2) if pf else "-", pm(c["iops"], c["iops_std"]),
@@ -147,15 +141,15 @@ def seed001(root, cells, idx, exact=False):
     p = "seed-001" if "seed-001" in profs else (profs[0] if profs else "seed-001")
 
     def window_ratio(a, b):
-        ma, sa, na = dd_window(root, idx.get((a, p, w, "dd")))
-        mb, sb, nb = dd_window(root, idx.get((b, p, w, "dd")))
+        ma, sa, na = dd_window(idx.get((a, p, w, "dd")))
+        mb, sb, nb = dd_window(idx.get((b, p, w, "dd")))
         r, sd = ratio(ma, sa, mb, sb)
         return r, sd, min(na, nb)
 
     def window_agreement(a, b):
         if not exact:
             return None
-        return agreement([(f"{t} dd ({basis})", dd_window_runs(root, idx.get((t, p, w, "dd"))))
+        return agreement([(f"{t} dd ({basis})", dd_window_runs(idx.get((t, p, w, "dd"))))
                           for t in (a, b)])
     r, sd, n = window_ratio("ramlld-bio", "ramlld-sd")
     setup = setup_text(root, "on 6 cores, 20 dd per CPU reading 300 MB each")

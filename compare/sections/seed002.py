@@ -1,47 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 """Seed 002: read-ahead x max_sectors_kb, blockdev-perftest's block-size sweep."""
 
-import glob
-import math
 import os
-import re
 import statistics
 
-from lib import fio
 from lib.fmt import fmt, pm
-from lib.perf import layer_of, symbols
-from lib.results import run_extras
 from lib.seed import BANDS, band_of, markdown, targets_of
 from lib.verdict import line as verdict_line, not_decidable, setup_text, spot_check, verdict
 from lib.seed import render_section
+from lib.seed002 import GRID_RX, WORKLOAD, bs_label, kib, seed002_perf, two_node_grid
 from lib.stats import EXACT_AGREE_PCT, agreement, mean_sd, ratio
-from lib.twonode import SIDES, load as load_two_node
+from lib.twonode import load as load_two_node
 
 TITLE = "Seed 002"
-WORKLOAD = "seed-002"
-
-# ---------------------------------------------------------------- seed 002
-GRID_RX = re.compile(r"seed-002-ra(\d+[km])-ms(\d+)k$")
 
 
-def kib(text):
-    mo = re.fullmatch(r"(\d+)([km])", text)
-    return int(mo.group(1)) * (1024 if mo.group(2) == "m" else 1)
-
-
-def bs_label(k):
-    return f"{k // 1024}M" if k >= 1024 and k % 1024 == 0 else f"{k}K"
-
-
-def read_time(root, run):
+def read_time(run):
     """A buffered run's MB/s and IOPS over its time inside read() (fio's lat_ns mean x N: the
     sum of every read's latency, in ns), and that time: fio's own MB/s divides by its runtime in
     whole ms, a 0.5 % step at a 64 MiB device's 195 ms, as large as the exact clock's check.
     None when the JSON lacks it."""
     try:
-        rd = fio.read(os.path.join(root, run["file"]))["jobs"][0]["read"]
+        rd = run["data"]["jobs"][0]["read"]
         ns = rd["lat_ns"]["mean"] * rd["lat_ns"]["N"]
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+    except (KeyError, IndexError, TypeError):
         return None
     if not ns or not rd.get("io_bytes"):
         return None
@@ -49,12 +31,12 @@ def read_time(root, run):
             "read_ns": ns, "read_bytes": rd["io_bytes"]}
 
 
-def read_time_cell(root, c):
+def read_time_cell(c):
     """Cell c with its runs' and its own MB/s and IOPS from read_time() (the exact clock's
     seed-002 figures); runs without the figures keep fio's."""
     runs = []
     for r in c["runs"]:
-        t = read_time(root, r)
+        t = read_time(r)
         runs.append(dict(r, **t) if t else dict(r))
     out = dict(c, runs=runs)
     for m in ("mbps", "iops"):
@@ -81,8 +63,8 @@ def seed002(root, cells, idx, exact=False):
     sw = [c for c in cells if c["workload"] == w and GRID_RX.match(c["profile"])]
     dflt = [c for c in cells if c["workload"] == w and c["profile"] == "default"]
     if exact:
-        sw = [read_time_cell(root, c) for c in sw]
-        dflt = [read_time_cell(root, c) for c in dflt]
+        sw = [read_time_cell(c) for c in sw]
+        dflt = [read_time_cell(c) for c in dflt]
         idx = dict(idx)
         idx.update({(c["target"], c["profile"], w, c["section"]): c for c in sw + dflt})
         sec["notes"].append(
@@ -96,9 +78,8 @@ def seed002(root, cells, idx, exact=False):
     dev = "64 MiB"
     for c in sw[:1]:
         try:
-            d = fio.read(os.path.join(root, c["runs"][0]["file"]))
-            dev = f"{d['jobs'][0]['read']['io_kbytes'] // 1024} MiB"
-        except (OSError, ValueError, KeyError, IndexError):
+            dev = f"{c['runs'][0]['data']['jobs'][0]['read']['io_kbytes'] // 1024} MiB"
+        except (KeyError, IndexError, TypeError):
             pass
     sec["compared"] = sec["compared"].format(dev=dev)
     if "iscsi" in paths:
@@ -232,82 +213,6 @@ def seed002(root, cells, idx, exact=False):
     return sec
 
 
-def two_node_grid(root, sec):
-    """Seed 002's grid over two nodes (compare/two-node --job seed-002, ROOT/two-node/seed-002):
-    each side's instructions per MiB read under each read-ahead and max_sectors_kb, on its own
-    exact clock, and what max_sectors_kb 64 does to each side's cost."""
-    res = load_two_node(os.path.join(root, "two-node", "seed-002"))
-    if not res or not res.get("grid"):
-        return
-    g, e = res["grid"], res["env"]
-
-    def label(p):
-        mo = GRID_RX.match(p)
-        return f"RA {mo.group(1).upper()} / {mo.group(2)}" if mo else p
-
-    def key(c):
-        p, z = c.split(".bs-", 1)
-        mo = GRID_RX.match(p)
-        return (-kib(z), -int(mo.group(2)) if mo else 0, kib(mo.group(1)) if mo else 0)
-    rows = []
-    for c in sorted(g, key=key):
-        p, z = c.split(".bs-", 1)
-        x = g[c]
-        rows.append([z.upper(), label(p)]
-                    + [f"{fmt(x[k]['mean'])} ({x[k]['spread_pct']:.1f} %)" for k in SIDES]
-                    + [fmt(x["reads"]["mean"], 1), fmt(x["cmds"]["mean"], 1), x["target"]["n"]])
-    sec["tables"].append((
-        f"Two nodes: seed 002's grid over iSCSI, the target (LIO) and the initiator in two "
-        f"guests with {e.get('cpus', '?')} vCPUs each, each on its own exact clock (icount "
-        f"sleep={e.get('icount_sleep', '?')}): instructions per MiB read on each side (the "
-        "runs' spread in brackets), the initiator's disk reads and the target's SCSI commands "
-        "per MiB (compare/two-node --job seed-002)",
-        ["block size", "read-ahead / max_sectors_kb", "target instr/MiB",
-         "initiator instr/MiB", "initiator reads/MiB", "target commands/MiB", "runs"], rows))
-    ratios = []
-    for c in sorted(g, key=key):
-        p, z = c.split(".bs-", 1)
-        if not p.endswith("-ms64k"):
-            continue
-        b = g.get(p[:-len("ms64k")] + "ms512k.bs-" + z)
-        if b:
-            # a ratio is decided when it is further from 1 than both cells' spreads together
-            # (two runs or more each); else it is within what the runs move
-            r = {k: (g[c][k]["mean"] / b[k]["mean"],
-                     min(g[c][k]["n"], b[k]["n"]) >= 2 and abs(g[c][k]["mean"] / b[k]["mean"] - 1)
-                     * 100 > (g[c][k]["spread_pct"] or 0) + (b[k]["spread_pct"] or 0))
-                 for k in SIDES}
-            ratios.append((z.upper(), label(p).split(" / ")[0], r))
-    if ratios:
-        parts = [f"{ra} at {z}: target {fmt(r['target'][0], 3)}x"
-                 f"{'' if r['target'][1] else ' (within the runs)'}, initiator "
-                 f"{fmt(r['initiator'][0], 3)}x{'' if r['initiator'][1] else ' (within the runs)'}"
-                 for z, ra, r in ratios]
-        decided = [(k, v[0]) for _, _, r in ratios for k, v in r.items() if v[1]]
-        more = decided and all(v > 1 for _, v in decided)
-        worst = max(x[k]["spread_pct"] or 0 for x in g.values() for k in SIDES)
-        n = min(x[k]["n"] for x in g.values() for k in SIDES)
-        sec["notes"].append(
-            "Two nodes: max_sectors_kb 64 over 512, each side's instructions per MiB read: "
-            + "; ".join(parts) + f" ({n} run{'s' if n > 1 else ''} a cell, up to {worst:.1f} % "
-            "apart; a ratio 'within the runs' is nearer 1 than the two cells' spreads together, "
-            "or has one run: not decided). "
-            + (f"Where it is decided ({len(decided)} of {2 * len(ratios)}), the side spends more "
-               "per MiB at 64: the smaller commands (8 times as many per MiB) cost each machine "
-               "more work, so whatever the post gained from 64 came from the two machines "
-               "overlapping their work, not from less of it. " if more else
-               "Where it is decided, the sides do not all move the same way. " if decided else
-               "None of them is decided by these runs. ")
-            + "MB/s are not measured here: with icount sleep=on a side's idle time passes at "
-              "the host's speed (the other side's work, the host's load), so the pair's "
-              "throughput is on neither exact clock, and the post's claim stays undecided. "
-              f"The {e.get('cpus', '?')} vCPUs a side are counted CPU by CPU (each CPU's idle "
-              "time from a copy of /proc/timer_list made on it: a CPU idle at the copy would "
-              "otherwise lag by its ongoing idle period).")
-    sec["two_node"] = {"cells": len(g), "ratios": ratios, "decided": len(decided),
-                       "more": bool(more)}
-
-
 def seed002_breakdown(root, idx, paths, profs, sizes, sec, exact=False):
     """Why a path moves the other way under max_sectors_kb 64: the requests each MiB becomes
     (the first device's /sys/block stat deltas), what each MiB costs (on the exact clock the
@@ -328,7 +233,7 @@ def seed002_breakdown(root, idx, paths, profs, sizes, sec, exact=False):
                     continue
                 req, cpu, size = [], [], []
                 for r in c["runs"]:
-                    x = run_extras(root, r)
+                    x = r["extras"]
                     dk = x.get("disk")
                     cost = (r["read_ns"] / 1e3 if exact and r.get("read_ns")
                             else x.get("busy_us"))
@@ -368,130 +273,6 @@ def seed002_breakdown(root, idx, paths, profs, sizes, sec, exact=False):
             "iSCSI target, which overlapped its disk reads with the network on smaller "
             "commands, and a RAM store has nothing to overlap.")
     return {"read_ahead": ra, "per_request_us": {t: statistics.mean(v) for t, v in per_req.items()}}
-
-
-def read_perf_cell(d):
-    """A --perf-cell profile (compare/guest-run): {"passes", "period" (instructions a sample on
-    the exact clock, else None), "mib", "reads", "samples": {(kind, symbol): n}} or None."""
-    st, samples = {}, {}
-    try:
-        with open(os.path.join(d, "perf.stat"), encoding="utf-8") as f:
-            for line in f:
-                w = line.split()
-                if len(w) > 1 and w[0] in ("disk_before", "disk_after"):
-                    st[w[0]] = [int(x) for x in w[1:]]
-                elif len(w) == 2 and w[0] == "passes":
-                    st["passes"] = int(w[1])
-                elif len(w) == 3 and w[0] == "sampling" and w[1] == "-c":
-                    st["period"] = int(w[2])
-                elif len(w) == 2 and w[0] == "clock":
-                    st["clock"] = w[1]
-    except (OSError, ValueError):
-        return None
-    for _, kind, sym, n in symbols(os.path.join(d, "perf.txt")):
-        if n is not None:
-            samples[(kind, sym)] = samples.get((kind, sym), 0) + n
-    if "disk_before" not in st or "disk_after" not in st or not samples:
-        return None
-    dd = [a - b for a, b in zip(st["disk_after"], st["disk_before"])]
-    if len(dd) < 3 or not dd[2]:
-        return None
-    period = st.get("period") if st.get("clock") == "icount" else None
-    return {"passes": st.get("passes"), "period": period, "mib": dd[2] * 512 / 2 ** 20,
-            "reads": dd[0], "samples": samples}
-
-
-def seed002_perf(root, paths, sec):
-    """Where each request max_sectors_kb 64 adds goes, function by function: for each path
-    profiled at both settings (compare/run --perf-cell, the same read-ahead and section), on the
-    exact clock each function's instructions per MiB read (self samples x the sampling period)
-    at 512 and at 64, and their difference over the requests per MiB it added (the device's
-    stat over the profiled passes), ± the sampling noise (√samples of both profiles: where a
-    sample falls moves from run to run). Idle is no instruction count (the clock jumps to the
-    next timer while the vCPU halts) and stays out of the total. A path whose disk counts no
-    I/O (bio: iostats off) is left out: neither its requests nor its MiB are known."""
-    found = {}
-    for d in sorted(glob.glob(os.path.join(root, "raw", "*", "*", "seed-002", "*", "perf.txt"))):
-        parts = d.split(os.sep)
-        t, p, s = parts[-5], parts[-4], parts[-2]
-        mo = GRID_RX.match(p)
-        if mo:
-            found[(t, mo.group(1), s, int(mo.group(2)))] = d
-    pairs = sorted({(t, ra, s) for (t, ra, s, ms) in found
-                    if (t, ra, s, 512) in found and (t, ra, s, 64) in found},
-                   key=lambda k: (paths.index(k[0]) if k[0] in paths else 99, -kib(k[1])))
-    out = {}
-    frows, grows = [], []
-    for t, ra, s in pairs:
-        a = read_perf_cell(os.path.dirname(found[(t, ra, s, 512)]))
-        b = read_perf_cell(os.path.dirname(found[(t, ra, s, 64)]))
-        if not a or not b or not a["period"] or not b["period"]:
-            if a and b:
-                sec["notes"].append(f"{t}: the --perf-cell profiles are not on the exact clock: "
-                                    "samples are not instruction counts, no split per request.")
-            continue
-        rpm = [x["reads"] / x["mib"] for x in (a, b)]
-        extra = rpm[1] - rpm[0] if a["reads"] and b["reads"] else None
-        unit = extra if extra and extra > 0 else 1.0
-
-        def growth(keys):
-            """The keys' instructions per MiB at 512 and 64, their growth per added request
-            and its sampling noise (sd)."""
-            n = [sum(x["samples"].get(k, 0) for k in keys) for x in (a, b)]
-            ipm = [c * x["period"] / x["mib"] for c, x in zip(n, (a, b))]
-            noise = math.sqrt(sum(c * (x["period"] / x["mib"]) ** 2 for c, x in zip(n, (a, b))))
-            return ipm[0], ipm[1], (ipm[1] - ipm[0]) / unit, noise / unit
-
-        keys = set(a["samples"]) | set(b["samples"])
-        groups = {}
-        for k in keys:
-            groups.setdefault(layer_of(*k), []).append(k)
-        label = f"{t} ({bs_label(kib(s[3:]))}, RA {ra.upper()})"
-        gro = {g: growth(ks) for g, ks in groups.items()}
-        for g, (x0, x1, dv, dn) in sorted(gro.items(), key=lambda kv: -kv[1][2]):
-            grows.append([label, g + (" (not instructions)" if g == "idle" else ""), fmt(x0),
-                          fmt(x1), pm(dv, dn)])
-        busy = growth([k for k in keys if layer_of(*k) != "idle"])
-        grows.append([label, "all but idle", fmt(busy[0]), fmt(busy[1]), pm(busy[2], busy[3])])
-        # the functions that grow by more than twice their sampling noise, the most first
-        fun = {k: growth([k]) for k in keys if layer_of(*k) != "idle"}
-        sig = sorted((k for k, v in fun.items() if v[2] > 2 * v[3]), key=lambda k: -fun[k][2])
-        for k in sig[:10]:
-            x0, x1, dv, dn = fun[k]
-            frows.append([label, k[1], layer_of(*k), fmt(x0), fmt(x1), pm(dv, dn)])
-        out[t] = {"section": s, "read_ahead": ra, "requests_per_mib": rpm,
-                  "extra_requests_per_mib": extra, "passes": (a["passes"], b["passes"]),
-                  "period": a["period"], "samples": (sum(a["samples"].values()),
-                                                     sum(b["samples"].values())),
-                  "per_extra_request": {g: v[2] for g, v in gro.items()},
-                  "per_extra_request_sd": {g: v[3] for g, v in gro.items()},
-                  "total_per_extra_request": busy[2] if extra and extra > 0 else None,
-                  "total_sd": busy[3], "functions": [k[1] for k in sig]}
-        sec["notes"].append(
-            f"{label}: perf over {a['passes']} and {b['passes']} passes (a sample every "
-            f"{a['period']:,} instructions, {sum(a['samples'].values()):,} and "
-            f"{sum(b['samples'].values()):,} samples)"
-            + (f": {fmt(rpm[0], 1)} requests per MiB at max_sectors_kb 512, {fmt(rpm[1], 1)} at "
-               f"64; the profile's instructions but idle grow by {pm(busy[2], busy[3])} per added "
-               "request (the timed runs' guest time above is the closer total: most of a "
-               "profile is fio's start-up, whose samples move from run to run)."
-               if extra and extra > 0 else ": no requests added; the growth is per MiB."))
-    if not out:
-        return None
-    head_unit = ("instructions per added request ± sampling noise (64 − 512, over the requests "
-                 "per MiB 64 added)")
-    sec["tables"].append((
-        "Why: each added request's instructions by function group (perf self samples x the "
-        "sampling period on the exact clock, per MiB read at max_sectors_kb 512 and 64, "
-        "compare/run --perf-cell)",
-        ["target (block size, read-ahead)", "group", "instructions / MiB at 512",
-         "at 64", head_unit], grows))
-    sec["tables"].append((
-        "The functions whose instructions grow the most under max_sectors_kb 64 (by more than "
-        "twice their sampling noise; ten at most)",
-        ["target (block size, read-ahead)", "function", "group", "instructions / MiB at 512",
-         "at 64", head_unit], frows))
-    return out
 
 
 def seed002_steps(idx, paths, sizes, sec):

@@ -43,7 +43,7 @@ def seed004(root, cells, idx, exact=False):
         row = [s, f"{ram} / {dbg}", fmt(ram / dbg, 3)]
         for t in ts:
             c = idx.get((t, prof, w, s))
-            u, _ = extras_mean(root, c, "util_pct") if c else (None, None)
+            u, _ = extras_mean(c, "util_pct") if c else (None, None)
             row.append(f"{pm(c['mbps'] * 1e6 / 1024 / 1e3, (c['mbps_std'] or 0) * 1e6 / 1024 / 1e3)}"
                        f"K ({fmt(u, 1)} %)" if c else "-")
         r, sd, n = cell_ratio(idx, ("ramlld-sd", prof, w, s), ("sdebug", prof, w, s))

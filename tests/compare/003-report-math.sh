@@ -53,7 +53,7 @@ command -v /usr/bin/python3 > /dev/null && py=/usr/bin/python3
 (cd "$TOP/compare" && exec "$py" - "$TOP/compare" "$dir" << 'EOF'
 import math, sys
 sys.dont_write_bytecode = True
-from lib import perf, results, stats
+from lib import fio, perf, results, stats
 from sections import bench, breakdown, environment, seed002
 
 def near(a, b, what):
@@ -186,13 +186,14 @@ os.makedirs(os.path.join(root, "raw2"))
 with open(os.path.join(root, "raw2", "r1.json"), "w") as fh:
     json.dump({"jobs": [{"read": {"io_bytes": 64 << 20, "total_ios": 64, "runtime": 195,
                                   "lat_ns": {"mean": 195.5e6 / 64, "N": 64}}}]}, fh)
-rt = seed002.read_time(root, {"file": "raw2/r1.json"})
+data = fio.read(os.path.join(root, "raw2", "r1.json"))
+rt = seed002.read_time({"data": data})
 near(rt["mbps"], (64 << 20) / 195.5e-3 / 1e6, "seed 002: MB/s over the time inside read()")
 near(rt["iops"], 64 / 195.5e-3, "seed 002: IOPS over the time inside read()")
-c = seed002.read_time_cell(root, {"runs": [{"file": "raw2/r1.json", "mbps": 344.1}], "mbps": 344.1})
+c = seed002.read_time_cell({"runs": [{"data": data, "mbps": 344.1}], "mbps": 344.1})
 near(c["mbps"], rt["mbps"], "seed 002: a cell's MB/s from its runs' time inside read()")
-if seed002.read_time(root, {"file": "raw2/none.json"}) is not None:
-    sys.exit("seed 002: read_time() of a missing run is not None")
+if seed002.read_time({"data": {"jobs": [{"read": {}}]}}) is not None:
+    sys.exit("seed 002: read_time() of a run without fio's latencies is not None")
 print(f"ok: seed 002: 64 MiB in 195.5 ms inside read(): {rt['mbps']:.1f} MB/s (fio's 195 ms: 344.1)")
 # seed 002's --perf-cell profiles: 64 MiB read at max_sectors_kb 512 in 128 requests, at 64 in
 # 1,024 (14 more per MiB); a sample every 10,000 instructions. sd_setup_read_write_cmnd: 64
