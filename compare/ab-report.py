@@ -22,7 +22,9 @@ FLOOR = 0.002  # 0.2 % of base: a cell's runs in different guest boots differ by
 DISAGREE = 0.005  # 0.5 %: compare/run's check of an exact cell's two runs
 TOP_FUNCS = 8
 
+from lib import doc
 from lib.env import read_env
+from lib.fmt import table
 from lib.perf import symbols, total_samples  # (the one perf parser)
 
 
@@ -176,21 +178,21 @@ def write(out, result):
         "- bound: the spread of base's runs + the spread of changed's, at least 0.2 % of base; "
         "changed when |Δ| exceeds it; runs disagree when a kernel's runs differ by more than 0.5 %",
         "",
-        "| target | workload | base | changed | Δ | Δ % | base spread (runs) | changed spread (runs) "
-        "| bound | verdict |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
+    rows = []
     for r in result:
         t, wl = r["key"]
         if "missing" in r:
             why = (f"no figure: {r['status']} on both" if r["missing"] == "both"
                    else f"no {r['missing']} figure")
-            lines.append(f"| {t} | {wl} | | | | | | | | {why} |")
+            rows.append([t, wl] + [None] * 7 + [why])
             continue
-        lines.append(
-            f"| {t} | {wl} | {fmt(r['base'])} | {fmt(r['changed'])} | {signed(r['delta'])} | "
-            f"{r['pct']:+.2f} % | {fmt(r['bspread'])} ({r['bruns']}) | {fmt(r['cspread'])} "
-            f"({r['cruns']}) | {fmt(r['bound'])} | **{r['verdict']}** |")
+        rows.append([t, wl, fmt(r["base"]), fmt(r["changed"]), signed(r["delta"]),
+                     f"{r['pct']:+.2f} %", f"{fmt(r['bspread'])} ({r['bruns']})",
+                     f"{fmt(r['cspread'])} ({r['cruns']})", fmt(r["bound"]),
+                     f"**{r['verdict']}**"])
+    lines += [table(["target", "workload", "base", "changed", "Δ", "Δ %", "base spread (runs)",
+                     "changed spread (runs)", "bound", "verdict"], rows, "llrrrrrrrl")]
     lines += ["", "## Functions that moved (perf on the exact clock, instructions per I/O)", "",
               "Each function's share of the cell's cpu-clock samples times the cell's "
               "instructions per I/O; ± is three standard deviations of the two sample counts.",
@@ -210,18 +212,18 @@ def write(out, result):
         if not rows:
             lines += ["No function moved by more than its sampling error.", ""]
             continue
-        lines += ["| function | base | changed | Δ | ± |", "|---|---:|---:|---:|---:|"]
-        for fn, b, c, d, e in rows[:TOP_FUNCS]:
-            lines.append(f"| {fn} | {fmt(b)} | {fmt(c)} | {signed(d)} | {fmt(e)} |")
-        lines.append("")
+        lines += [table(["function", "base", "changed", "Δ", "±"],
+                        [[fn, fmt(b), fmt(c), signed(d), fmt(e)]
+                         for fn, b, c, d, e in rows[:TOP_FUNCS]], "lrrrr"), ""]
     if not any_perf and str(run_env.get("cpus", "1")) != "1":
         lines += ["No perf profile in these runs: with several vCPUs a vCPU's cpu-clock runs on "
                   "guest time, which passes while the other vCPUs execute, so its samples are not "
                   "its instructions.", ""]
     elif not any_perf:
         lines += ["No perf profile in these runs.", ""]
-    with open(os.path.join(out, "ab.md"), "w") as f:
-        f.write("\n".join(lines))
+    while lines and lines[-1] == "":
+        lines.pop()
+    doc.write(os.path.join(out, "ab.md"), lines)
     return lines
 
 

@@ -14,6 +14,7 @@ import os
 import sys
 
 from lib.fmt import fmt, pm, table  # (the same as every report)
+from lib import doc
 from lib.env import read_env
 from lib.results import clock_text
 from lib.stats import ratio
@@ -153,7 +154,7 @@ def report_md(res):
         line += [r["wall_s"] or "-", " / ".join(x or "-" for x in r["load"])]
         body.append(line)
     L.append(table(head, body))
-    return "\n".join(L) + "\n"
+    return L
 
 
 def main(argv):
@@ -170,9 +171,7 @@ def main(argv):
     res = build(root)
     with open(os.path.join(root, "kernels.json"), "w") as f:
         json.dump(res, f, indent=1, default=str)
-    md = report_md(res)
-    with open(os.path.join(root, "kernels.md"), "w") as f:
-        f.write(md)
+    md = doc.write(os.path.join(root, "kernels.md"), report_md(res))
     print(md, end="")
     print(f"kernels.py: {os.path.join(root, 'kernels.md')}")
     return 0 if all(r["release"] is not None for r in res["rows"]) else 1

@@ -30,16 +30,13 @@ import sys
 import time
 
 import knobs  # (compare/knobs.py: the measurement)
-from lib import knobtable  # (the configurations and the report section)
+from lib import doc, knobtable  # (the one report writer; the configurations and the section)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def report(out_dir):
-    text = "\n".join(knobtable.markdown(out_dir, level="#")) + "\n"
-    with open(os.path.join(out_dir, "knobs.md"), "w", encoding="utf-8") as f:
-        f.write(text)
-    return text
+    return doc.write(os.path.join(out_dir, "knobs.md"), knobtable.markdown(out_dir, level="#"))
 
 
 class OneLineParser(argparse.ArgumentParser):

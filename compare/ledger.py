@@ -19,6 +19,7 @@ import sys
 
 from lib.fmt import fmt, table  # (the same as every report)
 from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols
+from lib import doc
 from lib.env import read_env
 
 def parse_perf(path):
@@ -173,7 +174,7 @@ def markdown(res, title="Per-core ledger"):
     L.append(table(["target", "row", unit], [
         [t, c["id"], fmt(c["instr_per_io"], 0) if res["exact"] else fmt(c["iops"], 0)]
         for t, c in sorted(res["cheapest"].items(), key=lambda kv: -(kv[1]["iops"] or 0))]))
-    return "\n".join(L) + "\n"
+    return L
 
 
 def kernels_markdown(root):
@@ -242,7 +243,7 @@ def kernels_markdown(root):
                         if c else "-")
         body.append(line)
     L.append(table(["target"] + head[1:-1], body))
-    return "\n".join(L) + "\n", runs
+    return L, runs
 
 
 def main(argv):
@@ -250,9 +251,8 @@ def main(argv):
         print(__doc__.strip())
         return 0
     if len(argv) == 2 and argv[0] == "--kernels":
-        md, runs = kernels_markdown(argv[1])
-        with open(os.path.join(argv[1], "ledger-kernels.md"), "w") as f:
-            f.write(md)
+        lines, runs = kernels_markdown(argv[1])
+        md = doc.write(os.path.join(argv[1], "ledger-kernels.md"), lines)
         print(md, end="")
         return 0 if all(res for _, res in runs) else 1
     if len(argv) != 1 or argv[0].startswith("-"):
@@ -265,9 +265,7 @@ def main(argv):
     res = build(root)
     with open(os.path.join(root, "ledger.json"), "w") as f:
         json.dump(res, f, indent=1, default=str)
-    md = markdown(res)
-    with open(os.path.join(root, "ledger.md"), "w") as f:
-        f.write(md)
+    md = doc.write(os.path.join(root, "ledger.md"), markdown(res))
     print(md, end="")
     return 0
 

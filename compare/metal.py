@@ -11,6 +11,7 @@ import statistics
 
 from lib import fio
 from lib.env import read_env
+from lib.fmt import table
 
 EVENTS = ("instructions:u", "instructions:k", "cycles:u", "cycles:k")
 # the interrupt vectors worth naming: storage and virtual devices (the rest stay in facts.txt)
@@ -175,9 +176,7 @@ def markdown(root):
                      fmt(m["instructions:u"]), fmt(m["instructions:k"]), fmt(m["cycles:u"]),
                      fmt(m["cycles:k"]), fmt(ipc, 2)])
     if rows:
-        L.append("| " + " | ".join(head) + " |")
-        L.append("|" + "---|" * len(head))
-        L += ["| " + " | ".join(r) + " |" for r in rows]
+        L += table(head, rows).split("\n")
     else:
         L.append("No cell has counts (raw/.../rN.pmu): see the notes.")
     L.append("")

@@ -41,6 +41,7 @@ def sections():
 
 
 def markdown(run, plots, title="# ramlld comparison report", intro=()):
+    """The report's lines, section by section (no blank line at the end)."""
     L = [title, ""] + list(intro)
     for name, render in sections():
         lines = render(run, plots)
@@ -51,7 +52,7 @@ def markdown(run, plots, title="# ramlld comparison report", intro=()):
         L += lines
     while L and L[-1] == "":
         L.pop()
-    return "\n".join(L) + "\n"
+    return L
 
 
 def write_csv(path, run):
@@ -73,15 +74,12 @@ def write_csv(path, run):
 def write(root, publish=None):
     """The report of root in root; with publish, also publish/results.md and its plots.
     Returns the run (its summary printed by the caller)."""
+    from lib import doc
     from lib.fmt import Plots
-    from lib.html import convert
     run = load(root)
     plots = Plots(root)
-    md = markdown(run, plots)
-    with open(os.path.join(root, "report.md"), "w", encoding="utf-8") as f:
-        f.write(md)
-    with open(os.path.join(root, "report.html"), "w", encoding="utf-8") as f:
-        f.write(convert(md, root))
+    doc.write(os.path.join(root, "report.md"), markdown(run, plots),
+              html_title="ramlld comparison report")
     write_csv(os.path.join(root, "results.csv"), run)
     with open(os.path.join(root, "results.json"), "w") as f:
         json.dump({"meta": run.meta, "notes": run.notes, "targets": run.targets,
@@ -104,8 +102,8 @@ def write(root, publish=None):
             intro += ["**The run was stopped before its end** (its meta.env has no end): every "
                       "section shows the cells it measured, and only those.", ""]
         level = prun.meta.get("level_name") or prun.meta.get("level") or "a run"
-        with open(os.path.join(publish, "results.md"), "w", encoding="utf-8") as f:
-            f.write(markdown(prun, pplots, f"# Results: {level.split(' (')[0]}", intro))
+        doc.write(os.path.join(publish, "results.md"),
+                  markdown(prun, pplots, f"# Results: {level.split(' (')[0]}", intro))
     return run
 
 

@@ -27,10 +27,12 @@ def signed(x, nd=None):
     return "-" if x is None else ("+" if x >= 0 else "−") + fmt(abs(x), nd)
 
 
-def table(head, rows):
-    """A markdown table."""
-    out = ["| " + " | ".join(str(h) for h in head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+def table(head, rows, align=""):
+    """A markdown table (one string); align: a letter a column, r for right-aligned, l (the
+    default for the columns it leaves out) for left; a None cell is blank."""
+    sep = ["---:" if a == "r" else "---" for a in align.ljust(len(head), "l")]
+    out = ["| " + " | ".join(str(h) for h in head) + " |", "|" + "|".join(sep) + "|"]
+    out += ["|" + "|".join(" " if x is None else f" {x} " for x in r) + "|" for r in rows]
     return "\n".join(out)
 
 

@@ -11,6 +11,8 @@ import json
 import os
 import statistics
 
+from .fmt import table
+
 KNOBS = ("rq_affinity", "scheduler", "add_random")
 DEFAULT = {"rq_affinity": "1", "scheduler": "mq-deadline", "add_random": "1"}
 SEED001 = {"rq_affinity": "2", "scheduler": "none", "add_random": "0"}
@@ -225,7 +227,7 @@ def markdown(out_dir, level="##", guest=None):
                  "mq interrupts \\| completions per CPU", "sd interrupts \\| completions per CPU",
                  "per I/O mq; sd: context switches / ksoftirqd runs / BLOCK softirqs / "
                  "call IPIs / irq_work IPIs"]
-        L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        rows = []
         for name, _, _, _ in configs():
             mq, sd = cells.get((name, "mq")), cells.get((name, "scsi"))
             if not mq or not sd:
@@ -236,14 +238,14 @@ def markdown(out_dir, level="##", guest=None):
                            for c in (mq, sd))
             cost = ([f"{1e9 / mq['iops']:,.0f}", f"{1e9 / sd['iops']:,.0f}"] if exact else
                     [f"{mq['cpu_us_per_io']:.1f}", f"{sd['cpu_us_per_io']:.1f}"])
-            L.append("| " + " | ".join(
+            rows.append(
                 [name, f"{mq['iops']:,.0f} ({pct(mq['spread'])})",
                  f"{sd['iops']:,.0f} ({pct(sd['spread'])})", f"{bio[0] / sd['iops']:.3f}",
                  f"{mq['iops'] / sd['iops']:.3f}"] + cost
                 + [rb, fmt_counters(mq["runs"][-1]["per_cpu"]),
                    fmt_counters(sd["runs"][-1]["per_cpu"]),
-                   f"{fmt_per_io(mq['runs'][-1])}; {fmt_per_io(sd['runs'][-1])}"]) + " |")
-        L.append("")
+                   f"{fmt_per_io(mq['runs'][-1])}; {fmt_per_io(sd['runs'][-1])}"])
+        L += table(head, rows).split("\n") + [""]
         # seed 001's question: the block-vs-SCSI gap (bio / sd) knob by knob
         d, s1 = cells.get(("default", "scsi")), cells.get(("seed-001", "scsi"))
         if d and s1:

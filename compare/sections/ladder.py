@@ -10,6 +10,7 @@ import re
 from lib.fmt import fmt, md_table
 from lib.perf import LAYER_NAMES, layer_of, symbols
 from lib.results import read_stack_ladder
+from lib import doc
 from lib.env import read_env
 from lib.targets import STACK_LADDER, ladder, read_all
 from lib.twonode import SIDES, load as load_two_node
@@ -366,8 +367,7 @@ def stack_ladder_main(d):
     sec, meta, notes = from_stack_ladder(d)
     L = [f"# The cost ladder ({meta['kernel']}, {meta['cpus']} CPUs, {meta['clock']}; "
          f"{meta['runtime']} s runs after {meta['ramp']} s ramp)", ""] + markdown(sec, notes)
-    with open(os.path.join(d, "ladder.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(L) + "\n")
+    doc.write(os.path.join(d, "ladder.md"), L)
     with open(os.path.join(d, "ladder.json"), "w", encoding="utf-8") as f:
         json.dump(sec, f, indent=1, default=str)
     print("\n".join(L))

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The one writer of every report's files (the comparison's report.md and report.html,
+results.md, ab.md, kernels.md, ledger.md, ledger-kernels.md, knobs.md, ladder.md): a report is
+a list of markdown lines (tables from lib/fmt.py's table()), written here."""
+
+import os
+
+from .html import convert
+
+
+def text(lines):
+    """The markdown text of a report's lines: one line each, a newline after the last."""
+    return "\n".join(lines) + "\n"
+
+
+def write(path, lines, html_title=None):
+    """Writes text(lines) to path (a .md file) and, with html_title, the same report as a
+    self-contained .html beside it (its plots, PNGs in path's folder, embedded); returns the
+    text."""
+    md = text(lines)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(md)
+    if html_title:
+        with open(path[:-len(".md")] + ".html", "w", encoding="utf-8") as f:
+            f.write(convert(md, os.path.dirname(path) or ".", html_title))
+    return md
