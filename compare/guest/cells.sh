@@ -249,16 +249,7 @@ run_sections() {
 		DEVS=$DEVS_COLON "${pmu_wrap[@]}" fio "${args[@]}" --output-format=json --output="$wdir/all.r$r.json" \
 		"$here/workloads/$w.fio") >> "$LOG" 2>&1 || rc=$?
 	if [ $rc -eq 0 ]; then
-		python3 - "$wdir/all.r$r.json" "$wdir" "$r" << 'EOF' >> "$LOG" 2>&1 || rc=$?
-import json, os, sys
-src, wdir, rep = sys.argv[1], sys.argv[2], sys.argv[3]
-d = json.load(open(src))
-for job in d["jobs"]:
-    one = dict(d, jobs=[job])
-    with open(os.path.join(wdir, job["jobname"], f"r{rep}.json"), "w") as f:
-        json.dump(one, f, indent=1)
-os.unlink(src)
-EOF
+		python3 "$here/lib/fio.py" split "$wdir/all.r$r.json" "$wdir" "$r" >> "$LOG" 2>&1 || rc=$?
 	fi
 	for s in "${secs[@]}"; do
 		queue_state "$DEV" > "$wdir/$s/r$r.queue"

@@ -9,9 +9,12 @@ A file that holds no whole JSON object raises BadJSON, its message naming the fi
 As a program (compare/ledger-guest, in the guest): fio.py iops FILE DIRECTION prints a
 run's IOPS in that direction (exit status fio's error when the job failed); fio.py window
 FILE DIRECTION prints its I/O phase less half a second each end, "START,END" in s since the
-epoch (perf report --time's form), nothing for a run of a second or less."""
+epoch (perf report --time's form), nothing for a run of a second or less. fio.py split FILE DIR
+REP (compare/guest/cells.sh): a run of several jobs as one file a job, DIR/JOB/rREP.json, each
+the run with that job alone; FILE is removed."""
 
 import json
+import os
 import sys
 
 
@@ -95,9 +98,25 @@ def client(d, name):
     raise BadJSON(f"{name}: no client_stats entry (not fio --client's JSON?)")
 
 
+def split(path, folder, rep):
+    """split's files: each job of the run at path alone in folder/JOB/rREP.json."""
+    d = read(path)
+    for job in d["jobs"]:
+        with open(os.path.join(folder, job["jobname"], f"r{rep}.json"), "w") as f:
+            json.dump(dict(d, jobs=[job]), f, indent=1)
+    os.unlink(path)
+
+
 def main(argv):
+    if len(argv) == 4 and argv[0] == "split":
+        try:
+            split(*argv[1:])
+        except (OSError, ValueError, KeyError) as e:
+            print(f"fio.py: {e}", file=sys.stderr)
+            return 1
+        return 0
     if len(argv) != 3 or argv[0] not in ("iops", "window") or argv[2] not in ("read", "write"):
-        print("usage: fio.py iops|window FILE read|write", file=sys.stderr)
+        print("usage: fio.py iops|window FILE read|write | split FILE DIR REP", file=sys.stderr)
         return 2
     what, path, direction = argv
     try:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/lib's one reader per format, with values: meta.env's repeated key keeps its first value (the report's clock line follows it), fio JSON after leading noise is read (the report's cell holds its IOPS), a truncated fio JSON fails with a message naming the file (lib/fio.py; the report leaves the run out and its notes name the file; as ledger-guest runs it: exit 1, nothing printed)
+# what: compare/lib's one reader per format, with values: meta.env's repeated key keeps its first value (the report's clock line follows it), fio JSON after leading noise is read (the report's cell holds its IOPS), a truncated fio JSON fails with a message naming the file (lib/fio.py; the report leaves the run out and its notes name the file; as ledger-guest runs it: exit 1, nothing printed; as guest/cells.sh splits a run of several jobs)
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -93,5 +93,19 @@ want=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][
 expect_eq "fio.py iops" "$want" "$(python3 "$TOP/compare/lib/fio.py" iops "$dir/ok.json" read)"
 expect_eq "fio.py window" "1700000007.500,1700000009.500" "$(python3 "$TOP/compare/lib/fio.py" window "$dir/ok.json" read)"
 run_rc 2 python3 "$TOP/compare/lib/fio.py" iops "$dir/ok.json" sideways
-expect_in "fio.py's usage" "usage: fio.py iops|window FILE read|write"
+expect_in "fio.py's usage" "usage: fio.py iops|window FILE read|write | split FILE DIR REP"
+# as compare/guest/cells.sh runs it: a run of two jobs, one file a job, each the run with its job
+python3 - "$fixture" "$dir/all.r2.json" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = dict(d["jobs"][0], jobname="randread-4k-qd1"), dict(d["jobs"][0], jobname="randread-4k-qd32")
+b["read"] = dict(b["read"], iops=1234.5)
+open(sys.argv[2], "w").write("fio: note\n" + json.dumps(dict(d, jobs=[a, b])))
+EOF
+mkdir -p "$dir/split/randread-4k-qd1" "$dir/split/randread-4k-qd32"
+python3 "$TOP/compare/lib/fio.py" split "$dir/all.r2.json" "$dir/split" 2 || fail "fio.py split failed"
+[ ! -e "$dir/all.r2.json" ] || fail "fio.py split left the run's file"
+job() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["jobs"][0]["jobname"], d["jobs"][0]["read"]["iops"], len(d["jobs"]))' "$1"; }
+expect_eq "the qd32 job's file" "randread-4k-qd32 1234.5 1" "$(job "$dir/split/randread-4k-qd32/r2.json")"
+expect_eq "the qd1 job's file" "randread-4k-qd1 $want 1" "$(job "$dir/split/randread-4k-qd1/r2.json")"
 echo "ok: one reader per format"
