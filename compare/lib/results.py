@@ -14,7 +14,7 @@ import statistics
 from . import fio
 from .env import read_env
 from .stats import determinism, mean_sd, ratio
-from .targets import read_header, read_run
+from .targets import TARGET_KEYS, read_all, read_header, read_run
 
 REF = "ramlld-bio"          # the ratio column's reference target
 METRICS = ["iops", "mbps", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
@@ -25,9 +25,6 @@ QUEUE_KEYS = ["scheduler", "nr_requests", "rq_affinity", "add_random", "nomerges
 # read, and run_extras() of its files, so that no section reads a raw file
 PARSED = ["data", "extras"]
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The header keys of a target file (compare/targets/<name>.sh), as compare/guest-run writes them
-# into a results folder's targets.tsv (one line a target: name, then these).
-TARGET_KEYS = ["desc", "group", "order", "levels", "load", "precondition", "own-functions"]
 
 
 def icount_ns(meta):
@@ -79,8 +76,8 @@ def load_targets(root=None):
                 if len(w) == len(TARGET_KEYS) + 1:
                     targets[w[0]] = dict(zip(TARGET_KEYS, w[1:]))
         return targets
-    for path in sorted(glob.glob(os.path.join(HERE, "targets", "*.sh"))):
-        targets[os.path.basename(path)[:-3]] = read_target_file(path)
+    for name, h in read_all(os.path.join(HERE, "targets")).items():
+        targets[name] = {k: v for k, v in h.items() if k in TARGET_KEYS}
     return targets
 
 

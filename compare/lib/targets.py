@@ -25,6 +25,22 @@ import re
 import sys
 
 TREE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "targets")
+
+
+def header_keys():
+    """{"required": [...], "optional": [...]}: the header keys compare/lib/target-keys defines."""
+    keys = {}
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "target-keys"),
+              encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] in ("required", "optional"):
+                keys[w[0]] = w[1:]
+    return keys
+
+
+# the keys every target file gives, in the columns of guest-run --list-targets and targets.tsv
+TARGET_KEYS = header_keys()["required"]
 # the keys a file may give more than once
 REPEATED = {"bench-ratio"}
 
