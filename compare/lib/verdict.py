@@ -109,7 +109,7 @@ def verdict(r, sd, n, claim, band=None, agree=None, setup=None, decides=None, sp
         lo, hi = interval95(r, sd, n)
         if lo is None:
             v["why"] = "one run: no interval"
-            v["decides"] = decides or "the same command with --repeats 3"
+            v["decides"] = f"{decides} --repeats 3" if decides else "the same command with --repeats 3"
             return v
     v["lo"], v["hi"] = lo, hi
     v["category"], v["why"] = judge(lo, hi, r, claim, band)
@@ -146,7 +146,9 @@ def figure(v):
 def decided_by(v):
     if v["category"] != NOT_DECIDABLE or not v["decides"]:
         return ""
-    return f" Decides it: `{v['decides']}`" + (f", {v['where']}" if v.get("where") else "") + "."
+    cmd = v["decides"]
+    cmd = f"`{cmd}`" if cmd.startswith(("compare/", "tools/")) else cmd  # a command, or words
+    return f" Decides it: {cmd}" + (f", {v['where']}" if v.get("where") else "") + "."
 
 
 def line(v, what, claim_text):

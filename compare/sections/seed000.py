@@ -6,7 +6,7 @@ import re
 from lib.fmt import fmt, pm
 from lib.results import extras_mean
 from lib.seed import BANDS, band_of, cell_ratio, markdown, targets_of
-from lib.verdict import line, not_decidable, setup_text, spot_check, verdict
+from lib.verdict import line as verdict_line, not_decidable, setup_text, spot_check, verdict
 from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement, ratio
 
@@ -100,7 +100,7 @@ def seed000(root, cells, idx, exact=False):
             "the post measured (that question needs the host clock on real cores).")
     sec["verdict"] = v
     sec["verdict_what"] = (what, "1185K / 944K; " + BANDS["000"][2])
-    sec["verdict_line"] = line(v, *sec["verdict_what"])
+    sec["verdict_line"] = verdict_line(v, *sec["verdict_what"])
     return sec
 
 
@@ -140,7 +140,7 @@ def undecided_here(run):
 def _finish(sec, run):
     for u in undecided_here(run):
         not_decidable(sec["verdict"], u["why"].rstrip("."), u["command"])
-        sec["verdict_line"] = line(sec["verdict"], *sec["verdict_what"])
+        sec["verdict_line"] = verdict_line(sec["verdict"], *sec["verdict_what"])
 
 
 def compute(run):

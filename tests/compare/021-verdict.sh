@@ -38,7 +38,7 @@ cases = [
     (None, None, 0, 2.0, band001, None, V.NOT_DECIDABLE, "no figures"),
 ]
 for r, sd, n, claim, band, agr, want, why in cases:
-    v = V.verdict(r, sd, n, claim, band, agr, setup="here X; the post Y", decides="cmd")
+    v = V.verdict(r, sd, n, claim, band, agr, setup="here X; the post Y", decides="compare/run --only seed-001")
     if v["category"] != want or why not in v["why"]:
         sys.exit(f"{r} ± {sd} (n = {n}, {'exact' if agr else 'host'}) against {claim} in {band}: "
                  f"{v['category']!r} ({v['why']}), expected {want!r} ({why})")
