@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Makefile: user targets around the out-of-tree kbuild (Kbuild, drivers/Kbuild).
 #
-#   make                  build drivers/ramlld.ko and drivers/ramlld_scsi.ko (KDIR=... another tree)
+#   make                  build drivers/ramlld.ko (KDIR=... another tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
 #   make check-two-node   the two-node halves' tests, most in a target's and an initiator's guest
@@ -13,8 +13,8 @@
 #   make check-debug      the guest suite on a debug kernel (KASAN, lockdep, kmemleak, fault
 #                         injection) built once from linux-source-6.1 (docs/reliability.md)
 #   make lint             shellcheck on every bash script, checkpatch --strict on drivers/
-#   make install          install both modules into the running kernel's tree (depmod: modprobe
-#                         ramlld mode=scsi then loads ramlld_scsi itself)
+#   make install          install the module into the running kernel's tree (depmod: modprobe
+#                         ramlld then loads its dependencies)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -28,8 +28,7 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then echo /lib/module
 all: module
 
 # KERNEL=K (a suite: bullseye trixie sid, or a version): build for that Debian kernel with its own
-# compiler, in a cached chroot (tools/vm/build-in-chroot), into build/kernels/<version>/ramlld.ko
-# (and ramlld_scsi.ko beside it, which the tests find there).
+# compiler, in a cached chroot (tools/vm/build-in-chroot), into build/kernels/<version>/ramlld.ko.
 KERNEL_KO = $(TOP)/build/kernels/$(shell $(TOP)/tools/vm/kernel --print-version $(KERNEL))/ramlld.ko
 
 module modules:

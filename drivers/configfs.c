@@ -136,9 +136,6 @@ static ssize_t ramlld_cfs_power_store(struct config_item *item,
 		       name, (int)strcspn(page, "\n"), page);
 		return -EINVAL;
 	}
-	/* the SCSI front end's module, where installed: not under ramlld_lock */
-	if (on && (READ_ONCE(cd->cfg.mode) & RAMLLD_MODE_SCSI))
-		ramlld_scsi_request();
 	mutex_lock(&ramlld_lock);
 	if (on && !cd->powered) {
 		group = ramlld_group_create(&cd->cfg);

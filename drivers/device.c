@@ -3,13 +3,12 @@
  * device.c - devices and groups: their creation and removal with every
  * front end, and the one disk set-up of the bio and blk-mq front ends.
  *
- * Nothing here is on the I/O path: ramlld_lock serialises creation,
- * removal and the SCSI front end's (un)registration.
+ * Nothing here is on the I/O path: ramlld_lock serialises creation and
+ * removal.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/kmod.h>
 #include <linux/blkdev.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
@@ -22,12 +21,10 @@
 
 #define RAMLLD_DISK_MINORS		16	/* partitions per disk */
 
-/* See ramlld.h: creation, removal, SCSI (un)registration; never on the I/O path. */
+/* See ramlld.h: creation and removal; never on the I/O path. */
 DEFINE_MUTEX(ramlld_lock);
 static LIST_HEAD(ramlld_groups);
 static DEFINE_IDA(ramlld_index_ida);
-/* Set and cleared under ramlld_lock: the SCSI front end, while it is loaded. */
-static const struct ramlld_scsi_ops *ramlld_scsi_ops;
 static int ramlld_majors[RAMLLD_FE_COUNT];
 /* ramlld's debugfs directory, from ramlld_devices_init() */
 static struct dentry *ramlld_devices_debugfs;
@@ -35,12 +32,6 @@ static const char * const ramlld_disk_prefix[RAMLLD_FE_COUNT] = {
 	[RAMLLD_FE_BIO]	= RAMLLD_NAME,
 	[RAMLLD_FE_MQ]	= RAMLLD_NAME "mq",
 };
-
-static const struct ramlld_scsi_ops *ramlld_scsi_ops_locked(void)
-{
-	lockdep_assert_held(&ramlld_lock);
-	return ramlld_scsi_ops;
-}
 
 struct gendisk *ramlld_disk_add(struct ramlld_device *dev, enum ramlld_fe fe,
 				const struct block_device_operations *fops,
@@ -211,14 +202,10 @@ struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg)
 		}
 		group->devices[group->nr_devices++] = dev;
 	}
-	if ((cfg->mode & RAMLLD_MODE_SCSI) && ramlld_scsi_ops_locked()) {
-		ret = ramlld_scsi_ops_locked()->attach(group);
+	if (cfg->mode & RAMLLD_MODE_SCSI) {
+		ret = ramlld_scsi_add(group);
 		if (ret)
 			goto err;
-	} else if (cfg->mode & RAMLLD_MODE_SCSI) {
-		pr_info("device %u: its SCSI host comes when %s.ko is loaded (modprobe %s)\n",
-			group->devices[0]->index, RAMLLD_SCSI_MODULE,
-			RAMLLD_SCSI_MODULE);
 	}
 	list_add_tail(&group->node, &ramlld_groups);
 	return group;
@@ -233,7 +220,7 @@ void ramlld_group_destroy(struct ramlld_group *group)
 	lockdep_assert_held(&ramlld_lock);
 	list_del(&group->node);
 	if (group->scsi_host)
-		ramlld_scsi_ops_locked()->detach(group);
+		ramlld_scsi_remove(group);
 	ramlld_group_free(group);
 }
 
@@ -250,19 +237,7 @@ bool ramlld_group_busy(struct ramlld_group *group)
 		if (dev->mq && ramlld_compat_disk_openers(ramlld_mq_disk(dev)))
 			return true;
 	}
-	return group->scsi_host && ramlld_scsi_ops_locked()->busy(group);
-}
-
-int ramlld_scsi_host_no(struct ramlld_group *group)
-{
-	lockdep_assert_held(&ramlld_lock);
-	return group->scsi_host ? ramlld_scsi_ops_locked()->host_no(group) : -1;
-}
-
-void ramlld_scsi_request(void)
-{
-	if (!READ_ONCE(ramlld_scsi_ops))
-		request_module(RAMLLD_SCSI_MODULE);
+	return ramlld_scsi_busy(group);
 }
 
 void ramlld_devices_apply(ramlld_device_fn fn, void *data)
@@ -275,44 +250,6 @@ void ramlld_devices_apply(ramlld_device_fn fn, void *data)
 		for (i = 0; i < group->nr_devices; i++)
 			fn(group->devices[i], data);
 }
-
-int ramlld_scsi_register(const struct ramlld_scsi_ops *ops)
-{
-	struct ramlld_group *group;
-	int ret = 0;
-
-	mutex_lock(&ramlld_lock);
-	list_for_each_entry(group, &ramlld_groups, node) {
-		if (!(group->devices[0]->cfg.mode & RAMLLD_MODE_SCSI))
-			continue;
-		ret = ops->attach(group);
-		if (ret)
-			break;
-	}
-	if (ret) {
-		list_for_each_entry_continue_reverse(group, &ramlld_groups, node)
-			if (group->scsi_host)
-				ops->detach(group);
-	} else {
-		WRITE_ONCE(ramlld_scsi_ops, ops);
-	}
-	mutex_unlock(&ramlld_lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(ramlld_scsi_register);
-
-void ramlld_scsi_unregister(void)
-{
-	struct ramlld_group *group;
-
-	mutex_lock(&ramlld_lock);
-	list_for_each_entry_reverse(group, &ramlld_groups, node)
-		if (group->scsi_host)
-			ramlld_scsi_ops_locked()->detach(group);
-	WRITE_ONCE(ramlld_scsi_ops, NULL);
-	mutex_unlock(&ramlld_lock);
-}
-EXPORT_SYMBOL_GPL(ramlld_scsi_unregister);
 
 int ramlld_devices_init(struct dentry *debugfs)
 {

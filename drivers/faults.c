@@ -62,7 +62,6 @@ enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 	*bad = max_t(u64, (u64)first << SECTOR_SHIFT, pos);
 	return RAMLLD_FAULT_ERROR;
 }
-EXPORT_SYMBOL_GPL(ramlld_fault_decide);
 
 /* Recompute dev->faults from what is set; ramlld_lock held. */
 static void ramlld_faults_update(struct ramlld_device *dev)

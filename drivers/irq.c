@@ -125,7 +125,6 @@ void ramlld_irq_cmd_init(struct ramlld_irq_cmd *icmd, enum ramlld_fe fe,
 	icmd->complete = complete;
 	icmd->fe = fe;
 }
-EXPORT_SYMBOL_GPL(ramlld_irq_cmd_init);
 
 void ramlld_irq_raise(const struct ramlld_device *dev,
 		      struct ramlld_irq_cmd *icmd, unsigned int hwq,
@@ -164,7 +163,6 @@ void ramlld_irq_raise(const struct ramlld_device *dev,
 	put_cpu();
 	ramlld_irq_handle(icmd);
 }
-EXPORT_SYMBOL_GPL(ramlld_irq_raise);
 
 void ramlld_irq_mq_done(void)
 {

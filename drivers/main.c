@@ -13,7 +13,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/kmod.h>
 #include <linux/debugfs.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -129,6 +128,9 @@ static int __init ramlld_init(void)
 	ret = ramlld_devices_init(ramlld_debugfs);
 	if (ret)
 		goto err_irq;
+	ret = ramlld_scsi_init();
+	if (ret)
+		goto err_devices;
 	mutex_lock(&ramlld_lock);
 	group = ramlld_group_create(&ramlld_params);
 	if (!IS_ERR(group))
@@ -136,7 +138,7 @@ static int __init ramlld_init(void)
 	mutex_unlock(&ramlld_lock);
 	if (IS_ERR(group)) {
 		ret = PTR_ERR(group);
-		goto err_devices;
+		goto err_scsi;
 	}
 	ramlld_load_group = group;
 	ret = ramlld_configfs_init(&ramlld_params);
@@ -147,13 +149,6 @@ static int __init ramlld_init(void)
 	pr_info("%u store(s) of %lu MiB, %u-byte sectors, mode=%s",
 		ramlld_params.nr_devices, ramlld_params.capacity_mb,
 		ramlld_params.sector_size, mode);
-	/*
-	 * The SCSI front end is its own module (it needs scsi_mod): asked
-	 * for here where it is installed, it attaches the devices when it
-	 * loads, after this init returns; insmod ramlld_scsi.ko otherwise.
-	 */
-	if (ramlld_params.mode & RAMLLD_MODE_SCSI)
-		request_module_nowait(RAMLLD_SCSI_MODULE);
 	return 0;
 
 err_group:
@@ -161,6 +156,8 @@ err_group:
 	ramlld_live = false;
 	ramlld_group_destroy(ramlld_load_group);
 	mutex_unlock(&ramlld_lock);
+err_scsi:
+	ramlld_scsi_exit();
 err_devices:
 	ramlld_devices_exit();
 err_irq:
@@ -176,6 +173,7 @@ static void __exit ramlld_exit(void)
 	ramlld_live = false;
 	ramlld_group_destroy(ramlld_load_group);
 	mutex_unlock(&ramlld_lock);
+	ramlld_scsi_exit();
 	ramlld_devices_exit();
 	ramlld_irq_exit();
 	debugfs_remove_recursive(ramlld_debugfs);
@@ -185,5 +183,5 @@ module_init(ramlld_init);
 module_exit(ramlld_exit);
 
 MODULE_AUTHOR("The ramlld authors");
-MODULE_DESCRIPTION("RAM store exposed as a bio and a blk-mq driver, and to ramlld_scsi");
+MODULE_DESCRIPTION("RAM store exposed as a bio driver, a blk-mq driver and a SCSI LLD");
 MODULE_LICENSE("GPL");

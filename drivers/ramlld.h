@@ -173,39 +173,16 @@ struct ramlld_group {
 };
 
 /*
- * Serialises device and group creation and removal, the SCSI front end's
- * attach/detach and the run-time module parameters' walk of the devices.
+ * Serialises device and group creation and removal and the run-time
+ * module parameters' walk of the devices.
  * Never taken on the I/O path.
  */
 extern struct mutex ramlld_lock;
 
 /*
- * The SCSI front end (ramlld_scsi.ko, scsi.c: its own module, so that
- * ramlld.ko loads without the SCSI midlayer) registers these: attach gives
- * a group whose modes include scsi a host with its devices as LUNs, detach
- * removes it; both run under ramlld_lock. Registering attaches every such
- * group that exists (all or nothing), unregistering detaches them; a group
- * created while it is registered is attached as it is created, one created
- * before gets its host when the front end registers.
- */
-struct ramlld_scsi_ops {
-	int (*attach)(struct ramlld_group *group);
-	void (*detach)(struct ramlld_group *group);
-	bool (*busy)(struct ramlld_group *group);	/* an sd disk of it is open */
-	int (*host_no)(struct ramlld_group *group);
-};
-
-int ramlld_scsi_register(const struct ramlld_scsi_ops *ops);
-void ramlld_scsi_unregister(void);
-/* The SCSI front end's module name, for request_module(). */
-#define RAMLLD_SCSI_MODULE	RAMLLD_NAME "_scsi"
-/* Ask for the SCSI front end if it is not registered; may sleep, no lock held. */
-void ramlld_scsi_request(void);
-
-/*
  * A group of cfg->nr_devices devices (cfg checked with ramlld_config_check()), each
  * at the lowest free device index, every front end of cfg.mode added (the
- * SCSI one when it is there); all or nothing, an ERR_PTR on failure.
+ * SCSI one); all or nothing, an ERR_PTR on failure.
  * Called with ramlld_lock held.
  */
 struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg);
@@ -213,8 +190,6 @@ struct ramlld_group *ramlld_group_create(const struct ramlld_config *cfg);
 void ramlld_group_destroy(struct ramlld_group *group);
 /* Whether a disk of the group (bio, mq or sd) is open; ramlld_lock held. */
 bool ramlld_group_busy(struct ramlld_group *group);
-/* The group's SCSI host number, -1 without one; ramlld_lock held. */
-int ramlld_scsi_host_no(struct ramlld_group *group);
 /* Call fn on every device of every group; ramlld_lock held. */
 typedef void (*ramlld_device_fn)(struct ramlld_device *dev, void *data);
 void ramlld_devices_apply(ramlld_device_fn fn, void *data);
@@ -242,6 +217,20 @@ void ramlld_bio_remove(struct ramlld_device *dev);
 int ramlld_mq_add(struct ramlld_device *dev);
 void ramlld_mq_remove(struct ramlld_device *dev);
 struct gendisk *ramlld_mq_disk(const struct ramlld_device *dev);
+
+/*
+ * The SCSI front end (scsi.c): a group's host, its devices as LUNs, all of
+ * them attached when add returns; remove waits for their commands. The
+ * others: whether an sd disk of the group is open, its host number (-1
+ * without one); all with ramlld_lock held. init/exit: the hosts' parent
+ * device, at module init and exit.
+ */
+int ramlld_scsi_add(struct ramlld_group *group);
+void ramlld_scsi_remove(struct ramlld_group *group);
+bool ramlld_scsi_busy(struct ramlld_group *group);
+int ramlld_scsi_host_no(struct ramlld_group *group);
+int ramlld_scsi_init(void);
+void ramlld_scsi_exit(void);
 
 /*
  * Fault injection (faults.c; docs/design.md, "Fault injection"): a device's

@@ -2,10 +2,6 @@
 /*
  * scsi.c - the SCSI LLD front end (mode=scsi): devices as LUNs of a host.
  *
- * Its own module, ramlld_scsi.ko, so that ramlld.ko loads where the SCSI
- * midlayer is not: it registers with ramlld.ko (ramlld_scsi_register()),
- * which hands it every group whose modes include scsi, now and later.
- *
  * Each group of devices (the load-time ones, or one configfs device) gets
  * one Scsi_Host; the device at position p of its group is LUN
  * (p % luns_per_tgt) of target (p / luns_per_tgt) on channel 0, so sd and
@@ -30,8 +26,7 @@
  * timed-out command or take one off a poll list, and host removal on rmmod
  * waits for the timers and the pollers through the queue drain.
  */
-/* the same prefix as ramlld.ko: one driver to the reader of the log */
-#define pr_fmt(fmt) "ramlld: " fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -707,8 +702,7 @@ static int ramlld_scsi_init_poll(struct ramlld_scsi_host *host,
 	return 0;
 }
 
-/* Give group a host with its devices as LUNs; ramlld_lock held. */
-static int ramlld_scsi_attach(struct ramlld_group *group)
+int ramlld_scsi_add(struct ramlld_group *group)
 {
 	const struct ramlld_config *cfg = &group->devices[0]->cfg;
 	unsigned int lpt = group->luns_per_tgt;
@@ -785,8 +779,7 @@ err_free:
 	return ret;
 }
 
-/* Removes every LUN of the group: in-flight commands complete first (queue drain). */
-static void ramlld_scsi_detach(struct ramlld_group *group)
+void ramlld_scsi_remove(struct ramlld_group *group)
 {
 	struct ramlld_scsi_host *host = group->scsi_host;
 
@@ -805,55 +798,33 @@ static int ramlld_scsi_add_openers(struct device *dev, void *data)
 	return 0;
 }
 
-/* Whether an sd disk of the group's host is open (the configfs power=0 check). */
-static bool ramlld_scsi_busy(struct ramlld_group *group)
+bool ramlld_scsi_busy(struct ramlld_group *group)
 {
 	struct ramlld_scsi_host *host = group->scsi_host;
 	struct scsi_device *sdev;
 	unsigned int openers = 0;
 
+	if (!host)
+		return false;
 	shost_for_each_device(sdev, host->shost)
 		device_for_each_child(&sdev->sdev_gendev, &openers,
 				      ramlld_scsi_add_openers);
 	return openers;
 }
 
-static int ramlld_scsi_get_host_no(struct ramlld_group *group)
+int ramlld_scsi_host_no(struct ramlld_group *group)
 {
-	struct ramlld_scsi_host *host = group->scsi_host;
-
-	return host->shost->host_no;
+	return group->scsi_host ? group->scsi_host->shost->host_no : -1;
 }
 
-static const struct ramlld_scsi_ops ramlld_scsi_ops = {
-	.attach		= ramlld_scsi_attach,
-	.detach		= ramlld_scsi_detach,
-	.busy		= ramlld_scsi_busy,
-	.host_no	= ramlld_scsi_get_host_no,
-};
-
-static int __init ramlld_scsi_init(void)
+int ramlld_scsi_init(void)
 {
-	int ret;
-
 	ramlld_scsi_root = root_device_register(RAMLLD_NAME "_scsi");
-	if (IS_ERR(ramlld_scsi_root))
-		return PTR_ERR(ramlld_scsi_root);
-	ret = ramlld_scsi_register(&ramlld_scsi_ops);
-	if (ret)
-		root_device_unregister(ramlld_scsi_root);
-	return ret;
+	return PTR_ERR_OR_ZERO(ramlld_scsi_root);
 }
 
-static void __exit ramlld_scsi_exit(void)
+/* Every group is gone by now. */
+void ramlld_scsi_exit(void)
 {
-	ramlld_scsi_unregister();
 	root_device_unregister(ramlld_scsi_root);
 }
-
-module_init(ramlld_scsi_init);
-module_exit(ramlld_scsi_exit);
-
-MODULE_AUTHOR("The ramlld authors");
-MODULE_DESCRIPTION("ramlld's SCSI low-level driver front end");
-MODULE_LICENSE("GPL");

@@ -186,7 +186,6 @@ const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT] = {
 	[RAMLLD_EH_BUS_RESET]		= "bus_reset",
 	[RAMLLD_EH_HOST_RESET]		= "host_reset",
 };
-EXPORT_SYMBOL_GPL(ramlld_scsi_eh_names);
 
 static int ramlld_eh_parse(const char *val, void *field)
 {
@@ -350,7 +349,6 @@ unsigned int ramlld_config_pbs(const struct ramlld_config *cfg)
 	return cfg->physical_block_size ? cfg->physical_block_size :
 					  cfg->sector_size;
 }
-EXPORT_SYMBOL_GPL(ramlld_config_pbs);
 
 unsigned int ramlld_config_lpt(const struct ramlld_config *cfg)
 {
@@ -362,7 +360,6 @@ unsigned int ramlld_config_nr_vectors(const struct ramlld_config *cfg)
 {
 	return bitmap_weight(cfg->irq_cpus.bits, RAMLLD_IRQ_MAX_CPUS);
 }
-EXPORT_SYMBOL_GPL(ramlld_config_nr_vectors);
 
 /* The checks that depend on other settings: the allowed text, and whether cfg keeps to it. */
 static bool ramlld_check_sector_size(const struct ramlld_config *cfg,

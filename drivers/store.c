@@ -35,7 +35,6 @@ u64 ramlld_store_capacity(const struct ramlld_store *store)
 {
 	return store->capacity;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_capacity);
 
 static void ramlld_store_free_page_rcu(struct rcu_head *head)
 {
@@ -234,7 +233,6 @@ int ramlld_store_rw_bvec(struct ramlld_store *store, u64 pos,
 	return ramlld_store_rw_pages(store, pos, bv->bv_page, bv->bv_offset,
 				     bv->bv_len, write, may_sleep);
 }
-EXPORT_SYMBOL_GPL(ramlld_store_rw_bvec);
 
 int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 {
@@ -264,7 +262,6 @@ int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_discard);
 
 int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 		      const void *block, unsigned int block_len, bool may_sleep)
@@ -293,7 +290,6 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_fill);
 
 u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
 			    bool *mapped)
@@ -312,7 +308,6 @@ u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
 	*mapped = m;
 	return min(run, len);
 }
-EXPORT_SYMBOL_GPL(ramlld_store_mapped_run);
 
 /*
  * Compare n bytes at off of store page idx with buf: the offset of the first
@@ -362,7 +357,6 @@ int ramlld_store_compare(struct ramlld_store *store, u64 pos, const void *buf,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_compare);
 
 int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 			      const struct bio_vec *bv, u32 *mismatch)
@@ -394,7 +388,6 @@ int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_compare_bvec);
 
 /*
  * Lock the stripes of store pages first..last (at most two: consecutive
@@ -466,4 +459,3 @@ out:
 	ramlld_store_unlock_two(store, first, last);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ramlld_store_compare_and_write);

@@ -124,4 +124,3 @@ int ramlld_store_rw_rq(struct ramlld_store *store, struct request *rq, u64 pos,
 		return ramlld_store_write_bio(store, rq->bio, pos, may_sleep);
 	return ramlld_store_read_bio(store, rq->bio, pos);
 }
-EXPORT_SYMBOL_GPL(ramlld_store_rw_rq);

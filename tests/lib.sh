@@ -1,23 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/lib.sh: helpers sourced by every test (tests/<group>/<NNN>-<name>.sh); see docs/design.md.
 #
-# The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko; the SCSI front
-# end, ramlld_scsi.ko, is beside it: RAMLLD_SCSI_KO), RESULTS (a writable folder of this test's
-# own), TEST_NAME (group/name), TEST_TIMEOUT (its timeout, s) and TEST_DEADLINE (the time, in
-# epoch seconds, at which the runner kills it). A test exits 0 to pass, 77 to skip, anything else
-# to fail, and prints what it checked and the values it saw.
+# The runner (tests/run) sets TOP (the repository), RAMLLD_KO (drivers/ramlld.ko), RESULTS (a
+# writable folder of this test's own), TEST_NAME (group/name), TEST_TIMEOUT (its timeout, s) and
+# TEST_DEADLINE (the time, in epoch seconds, at which the runner kills it). A test exits 0 to
+# pass, 77 to skip, anything else to fail, and prints what it checked and the values it saw.
 # shellcheck shell=bash
 
 set -euo pipefail
 
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${RAMLLD_KO:=$TOP/drivers/ramlld.ko}"
-: "${RAMLLD_SCSI_KO:=$(dirname "$RAMLLD_KO")/ramlld_scsi.ko}"
 : "${RESULTS:=${TMPDIR:-/tmp}}"
 : "${TEST_NAME:=$(basename "$0" .sh)}"
 : "${TEST_TIMEOUT:=120}"
 : "${TEST_DEADLINE:=$((EPOCHSECONDS + TEST_TIMEOUT))}"
-export TOP RAMLLD_KO RAMLLD_SCSI_KO RESULTS TEST_NAME TEST_TIMEOUT TEST_DEADLINE
+export TOP RAMLLD_KO RESULTS TEST_NAME TEST_TIMEOUT TEST_DEADLINE
 # the device library (tools/devices/README.md): ramlld's loading, below, wraps it
 # shellcheck source=tools/devices/ramlld.sh
 . "$TOP/tools/devices/ramlld.sh"
@@ -127,18 +125,8 @@ modules_of() {
 	dev_modprobe_deps "$1" || fail "$DEV_ERR"
 }
 
-# ramlld_scsi_load: the SCSI front end (ramlld loaded): every device whose modes include scsi
-# gets its host before it returns.
-ramlld_scsi_load() {
-	if ! dev_ramlld_scsi_load; then
-		dmesg | tail -n 5 >&2
-		fail "$DEV_ERR"
-	fi
-	echo "loaded: the SCSI front end"
-}
-
 # ramlld_load ARGS...: ramlld loaded with module parameters ARGS (tools/devices/ramlld.sh: its
-# dependencies first, the SCSI front end after it when a mode= among ARGS names scsi or all).
+# dependencies first).
 ramlld_load() {
 	trap _ramlld_on_exit EXIT
 	if ! DEV_WAIT=$(wait_seconds) dev_ramlld_load "$@"; then
@@ -148,8 +136,7 @@ ramlld_load() {
 	echo "loaded: ramlld $*"
 }
 
-# ramlld_unload: ramlld and its SCSI front end unloaded if loaded (retrying while a disk is
-# still closing).
+# ramlld_unload: ramlld unloaded if loaded (retrying while a disk is still closing).
 ramlld_unload() {
 	[ -d /sys/module/ramlld ] || return 0
 	DEV_WAIT=$(wait_seconds) dev_ramlld_unload || fail "$DEV_ERR"

@@ -132,7 +132,7 @@ build_kernel() {
 			local ko
 			ko=$(env "${env[@]}" "$top/tools/vm/debug-kernel" --module) || fail "$side: ramlld.ko does not build against this kernel"
 			mkdir -p "$ko_dir"
-			cp "$ko" "$(dirname "$ko")/ramlld_scsi.ko" "$ko_dir/"
+			cp "$ko" "$ko_dir/"
 		fi
 	fi
 	{

@@ -66,7 +66,6 @@ check_bad submit_queues mode=all submit_queues=99999
 dmesg -C
 need_modules sd_mod
 insmod "$RAMLLD_KO" mode=all nr_devices=2 capacity_mb=4 || fail "insmod mode=all nr_devices=2 failed"
-ramlld_scsi_load
 log=$(dmesg)
 # a run-time bool write that is refused names the allowed values and changes nothing
 p=/sys/module/ramlld/parameters/throw_away_reads

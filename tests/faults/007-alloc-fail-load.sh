@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: failslab and fail_page_alloc fail the Nth allocation of insmod (ramlld.ko mode bio, mq, scsi, all; ramlld_scsi.ko under mode scsi and all) and of rmmod (both modules), N spread over every allocation they make: insmod fails with ENOMEM (or EINVAL when the fault was the kernel's own dev_set_name() in device_add_disk(), whose failure it ignores: checked from the fault's stack) or loads whole, rmmod always ends it, nothing stays registered, the module loads again, kmemleak finds no leak (needs the debug kernel: make check-debug; skipped elsewhere)
+# what: failslab and fail_page_alloc fail the Nth allocation of insmod (ramlld.ko mode bio, mq, scsi, all) and of rmmod, N spread over every allocation they make: insmod fails with ENOMEM (or EINVAL when the fault was the kernel's own dev_set_name() in device_add_disk(), whose failure it ignores: checked from the fault's stack) or loads whole, rmmod always ends it, nothing stays registered, the module loads again, kmemleak finds no leak (needs the debug kernel: make check-debug; skipped elsewhere)
 # where: guest
 # requires: python3
 # timeout: 600
@@ -11,7 +11,6 @@ need_modules sd_mod sg
 [ -f "$RAMLLD_KO" ] || fail "$RAMLLD_KO is not built"
 [ ! -d /sys/module/ramlld ] || fail "ramlld is loaded already"
 modules_of "$RAMLLD_KO"
-modules_of "$RAMLLD_SCSI_KO"
 trap _ramlld_on_exit EXIT
 kmemleak_start
 
@@ -25,21 +24,9 @@ for mode in bio mq scsi all; do
 		echo "== insmod mode=$mode, $kind"
 		python3 "$TOP/tests/faults/failnth.py" load "$RAMLLD_KO" \
 			"mode=$mode nr_devices=2 capacity_mb=16" $kind "$b" || fail "insmod mode=$mode under $kind faults"
-		[ "$mode" = scsi ] || [ "$mode" = all ] || continue
-		# the SCSI front end attaches the devices as it loads: its own sweep, ramlld loaded
-		echo "== insmod ramlld_scsi.ko (ramlld mode=$mode), $kind"
-		insmod "$RAMLLD_KO" "mode=$mode" nr_devices=2 capacity_mb=16 || fail "insmod mode=$mode"
-		python3 "$TOP/tests/faults/failnth.py" load "$RAMLLD_SCSI_KO" "" $kind "$b" ||
-			fail "insmod ramlld_scsi.ko (mode=$mode) under $kind faults"
-		rmmod ramlld || fail "rmmod ramlld after the ramlld_scsi.ko sweep"
 	done
 done
 for kind in slab page; do
-	echo "== rmmod ramlld_scsi (ramlld mode=all), $kind"
-	insmod "$RAMLLD_KO" mode=all nr_devices=2 capacity_mb=16 || fail "insmod mode=all"
-	python3 "$TOP/tests/faults/failnth.py" unload "$RAMLLD_SCSI_KO" "" $kind $((budget * 2)) ||
-		fail "rmmod ramlld_scsi under $kind faults"
-	rmmod ramlld || fail "rmmod ramlld after the ramlld_scsi.ko sweep"
 	echo "== rmmod mode=all, $kind"
 	python3 "$TOP/tests/faults/failnth.py" unload "$RAMLLD_KO" "mode=all nr_devices=2 capacity_mb=16" $kind $((budget * 2)) ||
 		fail "rmmod mode=all under $kind faults"

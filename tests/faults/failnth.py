@@ -5,8 +5,7 @@
 # task-filter and make-it-fail), and check that each ends cleanly with nothing left behind.
 """usage: failnth.py load KO PARAMS KIND SECONDS
        failnth.py unload KO PARAMS KIND SECONDS
-KO: ramlld.ko, or ramlld_scsi.ko (PARAMS ""), the SCSI front end, swept with ramlld loaded (the
-caller loads it) and left loaded: only the SCSI front end is loaded and unloaded.
+KO: ramlld.ko.
        failnth.py io DEV KIND SECONDS
        failnth.py random DEV PERCENT COUNT
        failnth.py cycles KO N
@@ -126,13 +125,8 @@ def finit(ko, params):
 
 
 def module_of(ko):
-    """The module name of a .ko path: ramlld or ramlld_scsi."""
+    """The module name of a .ko path."""
     return os.path.basename(ko).split(".ko")[0]
-
-
-def scsi_ko_of(ko):
-    """The SCSI front end's module, beside ramlld.ko."""
-    return os.path.join(os.path.dirname(ko), "ramlld_scsi.ko")
 
 
 def delete(name="ramlld"):
@@ -150,9 +144,7 @@ def wait_deadline():
 
 
 def unload(name="ramlld"):
-    """rmmod name; for ramlld, the SCSI front end (which holds it) first."""
-    if name == "ramlld" and os.path.exists("/sys/module/ramlld_scsi"):
-        unload("ramlld_scsi")
+    """rmmod name, waiting while a disk of it is still closing."""
     end = wait_deadline()
     while True:
         e = delete(name)
@@ -165,23 +157,21 @@ def unload(name="ramlld"):
 
 
 def leftovers(mod="ramlld"):
-    """What of module mod is registered while it is not loaded (for ramlld_scsi: its hosts and
-    sd disks, ramlld's own disks stay)."""
+    """What of module mod is registered while it is not loaded: its disks, sd disks, hosts,
+    devices and majors."""
     left = []
     if os.path.exists("/sys/module/" + mod):
         left.append("/sys/module/" + mod)
-    if mod == "ramlld":
-        left += glob.glob("/sys/block/ramlld*")
+    left += glob.glob("/sys/block/ramlld*")
     for v in glob.glob("/sys/block/sd*/device/vendor"):
         if open(v).read().strip() == "RAMLLD":
             left.append(v)
     for p in glob.glob("/sys/class/scsi_host/host*/proc_name"):
         if open(p).read().strip() == "ramlld":
             left.append(os.path.dirname(p))
-    left += glob.glob("/sys/devices/ramlld_scsi*" if mod == "ramlld_scsi" else "/sys/devices/ramlld*")
-    if mod == "ramlld":
-        with open("/proc/devices") as f:
-            left += ["/proc/devices: " + l.strip() for l in f if "ramlld" in l]
+    left += glob.glob("/sys/devices/ramlld*")
+    with open("/proc/devices") as f:
+        left += ["/proc/devices: " + l.strip() for l in f if "ramlld" in l]
     return left
 
 
@@ -576,19 +566,14 @@ def wait_sd(n):
 def cycles(ko, n):
     """n loads of mode=all (2 stores), each with a write through bio, its read back through mq
     and sd, a discard through sd read back as zeros through bio, and an unload; nothing may be
-    left registered after an unload. The SCSI front end, ramlld_scsi.ko, beside ko, loads after
-    ramlld and unloads before it."""
+    left registered after an unload."""
     unload()
-    scsi_ko = scsi_ko_of(ko)
     t0 = time.monotonic()
     for i in range(1, n + 1):
         params = f"mode=all nr_devices=2 capacity_mb=16 prealloc={i % 2} irqmode={i % 3}"
         e = finit(ko, params)
         if e:
             raise Fail(f"cycle {i}: insmod {params} failed: {name(e)}")
-        e = finit(scsi_ko, "")
-        if e:
-            raise Fail(f"cycle {i}: insmod ramlld_scsi.ko failed: {name(e)}")
         sd = wait_sd(2)
         s = i % 2
         off = (i % 200) * Dev.CHUNK
@@ -604,7 +589,7 @@ def cycles(ko, n):
         bio.zeros(off, f"cycle {i}: a discard through {sd[s]}")
         for d in (bio, mq, disk):
             d.close()
-        e = delete("ramlld_scsi") or delete()
+        e = delete()
         if e:
             raise Fail(f"cycle {i}: rmmod failed: {name(e)}")
         left = leftovers()

@@ -74,13 +74,9 @@ probe_clear
 echo "(I/O flowing after $SECONDS s)"
 
 refused=0
-# the sd disk holds the SCSI front end's module (ramlld_scsi), which holds ramlld: the front end's
-# module is the one to try there
-mods=(ramlld)
-[ ! -d /sys/module/ramlld_scsi ] || mods=(ramlld_scsi)
 for i in 1 2 3; do
-	if rmmod "${mods[@]}" 2> "$RESULTS/rmmod.err"; then
-		fail "rmmod ${mods[*]} succeeded (attempt $i) while polled I/O was in flight on ${disks[*]}"
+	if rmmod ramlld 2> "$RESULTS/rmmod.err"; then
+		fail "rmmod ramlld succeeded (attempt $i) while polled I/O was in flight on ${disks[*]}"
 	fi
 	grep -q "in use" "$RESULTS/rmmod.err" || fail "rmmod attempt $i: unexpected error: $(cat "$RESULTS/rmmod.err")"
 	refused=$((refused + 1))
@@ -106,7 +102,6 @@ echo "ok: ${disks[*]}: the pattern written before the rmmod attempts verifies"
 reports=$(kernel_log_since_mark | kernel_log_reports)
 [ -z "$reports" ] || fail "kernel reports while rmmod was tried: $reports"
 echo "ok: no kernel report"
-[ ! -d /sys/module/ramlld_scsi ] || rmmod ramlld_scsi || fail "rmmod ramlld_scsi after the I/O ended failed"
 rmmod ramlld || fail "rmmod after the I/O ended failed"
 [ ! -e /sys/module/ramlld ] || fail "/sys/module/ramlld left after rmmod"
 echo "ok: rmmod after the I/O ended ($SECONDS s)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: rmmod of the SCSI front end (ramlld_scsi) refused while an sd disk is open; resets and rmmod right after I/O with irqmode=2 (hrtimers in flight) complete every command
+# what: rmmod ramlld refused while an sd disk is open; resets and rmmod right after I/O with irqmode=2 (hrtimers in flight) complete every command
 # where: guest
 # requires: fio sg_reset
 # timeout: 240
@@ -9,7 +9,7 @@
 
 scsi_load mode=scsi nr_devices=2 capacity_mb=16
 exec 3< /dev/"${SD[0]}"
-if rmmod ramlld_scsi 2> /tmp/err.$$; then fail "rmmod succeeded while /dev/${SD[0]} is open"; fi
+if rmmod ramlld 2> /tmp/err.$$; then fail "rmmod succeeded while /dev/${SD[0]} is open"; fi
 grep -q "in use" /tmp/err.$$ || fail "unexpected rmmod error: $(cat /tmp/err.$$)"
 echo "ok: rmmod refused while /dev/${SD[0]} is open: $(cat /tmp/err.$$)"
 exec 3<&-
@@ -39,13 +39,13 @@ pid=$!
 # rmmod is only to be refused once fio holds the disk (sd takes a module reference on open).
 fio_opened() {
 	kill -0 "$pid" 2> /dev/null || { cat /tmp/fio.$$; fail "fio on ${SD[1]} ended before it opened the disk"; }
-	wait_seen="ramlld_scsi refcnt $(cat /sys/module/ramlld_scsi/refcnt)"
-	[ "$(cat /sys/module/ramlld_scsi/refcnt)" -gt 0 ]
+	wait_seen="ramlld refcnt $(cat /sys/module/ramlld/refcnt)"
+	[ "$(cat /sys/module/ramlld/refcnt)" -gt 0 ]
 }
-wait_for "fio to open /dev/${SD[1]} (/sys/module/ramlld_scsi/refcnt above 0)" fio_opened
+wait_for "fio to open /dev/${SD[1]} (/sys/module/ramlld/refcnt above 0)" fio_opened
 for i in 1 2 3; do
 	kill -0 $pid 2> /dev/null || fail "fio ended before rmmod attempt $i"
-	rmmod ramlld_scsi 2> /dev/null || refused=$((refused + 1))
+	rmmod ramlld 2> /dev/null || refused=$((refused + 1))
 	nap
 done
 kill -0 $pid 2> /dev/null || fail "fio ended while rmmod was tried"

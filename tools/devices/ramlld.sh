@@ -7,13 +7,10 @@
 . "${BASH_SOURCE[0]%/*}/rc.sh"
 : "${RAMLLD_KO:=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)/drivers/ramlld.ko}"
 
-# The modules beside ramlld.ko that make up its SCSI front end, loaded after it when a mode
-# has scsi, unloaded before it
-RAMLLD_SCSI_MODULES=(ramlld_scsi)
-
-# dev_ramlld_load PARAM=VALUE...: insmod RAMLLD_KO with these parameters (its dependencies first;
-# a parameter the module lacks is refused), then, when mode= names scsi or all, sd_mod and the
-# SCSI front end. The SCSI hosts are scanned asynchronously: dev_ramlld_sd_disks waits for them.
+# dev_ramlld_load PARAM=VALUE...: insmod RAMLLD_KO with these parameters (its dependencies first,
+# sd_mod too when mode= names scsi or all; a parameter the module lacks is refused). The hosts
+# are there when insmod returns, sd probes their disks asynchronously: dev_ramlld_sd_disks waits.
+# One module: the SCSI front end is part of ramlld.ko, which depends on scsi_mod.
 dev_ramlld_load() {
 	local a scsi=0 err params
 	DEV_ERR=''
@@ -26,6 +23,7 @@ dev_ramlld_load() {
 		case $a in mode=*scsi* | mode=*all*) scsi=1 ;; mode=*) scsi=0 ;; esac
 	done
 	dev_modprobe_deps "$RAMLLD_KO" || return
+	[ "$scsi" = 0 ] || modprobe sd_mod 2> /dev/null || true # built in, or loaded by the caller's guest
 	# a write to a missing /dev node leaves a regular file that would be taken for the disk
 	for a in /dev/ramlld*; do
 		[ ! -e "$a" ] || [ -b "$a" ] || rm -f "$a"
@@ -34,35 +32,12 @@ dev_ramlld_load() {
 		DEV_ERR="insmod ${RAMLLD_KO##*/} $* failed: ${err//$'\n'/ }; $(dmesg | grep ramlld | tail -n 1)"
 		return 1
 	fi
-	[ "$scsi" = 1 ] || return 0
-	dev_ramlld_scsi_load || { err=$DEV_ERR; dev_rmmod ramlld || true; DEV_ERR=$err; return 1; }
 }
 
-# dev_ramlld_scsi_load: sd_mod and the SCSI front end (RAMLLD_SCSI_MODULES) loaded, ramlld
-# being loaded: each device whose modes have scsi gets its host
-dev_ramlld_scsi_load() {
-	local m err
-	DEV_ERR=''
-	[ -d /sys/module/ramlld ] || { DEV_ERR="ramlld is not loaded"; return 1; }
-	modprobe sd_mod 2> /dev/null || true # built in, or loaded by the caller's guest
-	for m in "${RAMLLD_SCSI_MODULES[@]}"; do
-		[ -f "${RAMLLD_KO%/*}/$m.ko" ] || { DEV_ERR="no ${RAMLLD_KO%/*}/$m.ko (run make module)"; return 1; }
-		dev_modprobe_deps "${RAMLLD_KO%/*}/$m.ko" || return 1
-		if ! err=$(insmod "${RAMLLD_KO%/*}/$m.ko" 2>&1); then
-			DEV_ERR="insmod $m.ko failed: ${err//$'\n'/ }; $(dmesg | grep ramlld | tail -n 1)"
-			return 1
-		fi
-	done
-}
-
-# dev_ramlld_unload: the SCSI front end and ramlld unloaded when loaded (each retried while a disk
-# is still closing); configfs devices are the caller's to remove first
+# dev_ramlld_unload: ramlld unloaded when loaded (retried while a disk is still closing);
+# configfs devices are the caller's to remove first
 dev_ramlld_unload() {
-	local i
 	DEV_ERR=''
-	for ((i = ${#RAMLLD_SCSI_MODULES[@]} - 1; i >= 0; i--)); do
-		dev_rmmod "${RAMLLD_SCSI_MODULES[i]}" || return
-	done
 	dev_rmmod ramlld
 }
 
