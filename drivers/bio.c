@@ -13,7 +13,10 @@
 #include <linux/bio.h>
 #include <linux/slab.h>
 
-#include "ramlld.h"
+#include "disk.h"
+#include "faults.h"
+#include "frontends.h"
+#include "store.h"
 #include "compat.h"
 
 /*

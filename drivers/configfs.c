@@ -20,6 +20,7 @@
 #include <linux/string.h>
 
 #include "ramlld.h"
+#include "frontends.h"
 
 struct ramlld_cfs_dev {
 	struct config_group group;

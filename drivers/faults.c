@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "ramlld.h"
+#include "faults.h"
 #include "compat.h"
 
 /* A device's fault-injection attributes, per front end (bio has no timeout). */

@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 
-#include "ramlld.h"
+#include "irq.h"
 #include "compat.h"
 
 /* A device's vectors' CPUs, in irq_cpus order; replaced whole, under RCU. */

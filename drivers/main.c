@@ -18,6 +18,8 @@
 #include <linux/string.h>
 
 #include "ramlld.h"
+#include "frontends.h"
+#include "irq.h"
 
 #define RAMLLD_PARAM_INIT(name, type, def, ...)	.name = RAMLLD_INIT_##type(def),
 

@@ -26,7 +26,11 @@
 #include <linux/blk-mq.h>
 #include <linux/slab.h>
 
-#include "ramlld.h"
+#include "disk.h"
+#include "faults.h"
+#include "frontends.h"
+#include "irq.h"
+#include "store.h"
 #include "compat.h"
 #include "poll.h"
 

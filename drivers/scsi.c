@@ -42,6 +42,10 @@
 #include <scsi/scsi_host.h>
 
 #include "ramlld.h"
+#include "faults.h"
+#include "frontends.h"
+#include "irq.h"
+#include "store.h"
 #include "compat.h"
 #include "scsi_cdb.h"
 #include "poll.h"

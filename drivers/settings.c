@@ -15,6 +15,9 @@
 #include <linux/string.h>
 
 #include "ramlld.h"
+#include "faults.h"
+#include "irq.h"
+#include "store.h"
 #include "compat.h"
 
 /* What a setting type does; field points into a struct ramlld_config. */
@@ -344,21 +347,10 @@ RAMLLD_SETTING_TYPE(eh, true);
 RAMLLD_SETTING_TYPE(bad, true);
 RAMLLD_SETTING_TYPE(cpus, true);
 
-unsigned int ramlld_config_pbs(const struct ramlld_config *cfg)
-{
-	return cfg->physical_block_size ? cfg->physical_block_size :
-					  cfg->sector_size;
-}
-
 unsigned int ramlld_config_lpt(const struct ramlld_config *cfg)
 {
 	return cfg->luns_per_tgt ? cfg->luns_per_tgt :
 				   DIV_ROUND_UP(cfg->nr_devices, cfg->num_tgts);
-}
-
-unsigned int ramlld_config_nr_vectors(const struct ramlld_config *cfg)
-{
-	return bitmap_weight(cfg->irq_cpus.bits, RAMLLD_IRQ_MAX_CPUS);
 }
 
 /* The checks that depend on other settings: the allowed text, and whether cfg keeps to it. */

@@ -3,7 +3,8 @@
  * settings.h - every setting of a device, once: the table below generates
  * the fields of struct ramlld_config, the module parameters and their
  * modinfo text, the configfs attributes, the checks and their messages
- * (settings.c) and the configfs features list.
+ * (settings.c) and the configfs features list. Below it, the values some
+ * settings take (modes, irqmode, eh_fail) and the functions of settings.c.
  *
  * X(name, type, default, min, max, when, check, apply, description)
  *   type      uint, ulong, bool: a number; modes, eh, bad, cpus: a list or a
@@ -24,6 +25,35 @@
 #include <linux/limits.h>
 #include <linux/stringify.h>
 #include <linux/time64.h>
+
+#define RAMLLD_NAME		"ramlld"
+/* Devices at once (load-time and configfs together): device indexes 0..255. */
+#define RAMLLD_MAX_DEVICES	256
+
+/* Front ends, as bits of the mode= parameter and of the modes attribute. */
+#define RAMLLD_MODE_BIO		0x1
+#define RAMLLD_MODE_MQ		0x2
+#define RAMLLD_MODE_SCSI	0x4
+#define RAMLLD_MODE_ALL		(RAMLLD_MODE_BIO | RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)
+
+/* Where and how a command completes; shared by the mq and SCSI front ends. */
+enum ramlld_irqmode {
+	RAMLLD_IRQ_NONE = 0,	/* inline, in the submitting context */
+	RAMLLD_IRQ_SOFTIRQ = 1,	/* blk_mq_complete_request(): rq_affinity decides the CPU */
+	RAMLLD_IRQ_TIMER = 2,	/* hrtimer after completion_nsec, then as SOFTIRQ */
+};
+
+/* SCSI error handlers, as bits of eh_fail (the ones that report FAILED). */
+enum ramlld_scsi_eh {
+	RAMLLD_EH_ABORT,
+	RAMLLD_EH_DEVICE_RESET,
+	RAMLLD_EH_TARGET_RESET,
+	RAMLLD_EH_BUS_RESET,
+	RAMLLD_EH_HOST_RESET,
+	RAMLLD_EH_COUNT,
+};
+
+extern const char * const ramlld_scsi_eh_names[RAMLLD_EH_COUNT];
 
 #define RAMLLD_MAX_CAPACITY_MB	(1024UL * 1024)	/* 1 TiB: a 2 GiB page table */
 #define RAMLLD_MAX_QUEUE_DEPTH	4096
@@ -153,5 +183,77 @@ enum ramlld_setting_id {
 	RAMLLD_SETTINGS(RAMLLD_SETTING_ID)
 	RAMLLD_SET_COUNT
 };
+
+struct ramlld_device;
+
+/*
+ * Every setting of one device (the table above): from the module parameters
+ * (load) or the configfs attributes, checked whole by ramlld_config_check()
+ * before the device gets anything. Load-time settings are fixed from then
+ * on; a run-time one changes in a live device's copy (under ramlld_lock,
+ * one WRITE_ONCE for a number), read where it is used. The SCSI host
+ * settings (num_tgts .. submit_queues) are those of the host the device's
+ * group gets: one host for the load-time group, one per configfs device.
+ */
+#define RAMLLD_CONFIG_FIELD(name, type, ...)	RAMLLD_CTYPE_##type name;
+struct ramlld_config {
+	RAMLLD_SETTINGS(RAMLLD_CONFIG_FIELD)
+};
+
+/* One setting: where it is in struct ramlld_config and what it allows. */
+struct ramlld_setting_type;
+struct ramlld_setting {
+	const char *name;
+	const struct ramlld_setting_type *type;
+	size_t off;
+	u64 min, max;
+	bool run;		/* may change while the device exists */
+	const char *def;	/* the default's text */
+	bool (*check)(const struct ramlld_config *cfg, char *allowed,
+		      size_t size);
+	int (*apply)(struct ramlld_device *dev);
+};
+
+extern const struct ramlld_setting ramlld_settings[RAMLLD_SET_COUNT];
+
+/*
+ * Check cfg whole; on a bad value, one pr_err "<prefix><name>=<value> is
+ * invalid: allowed ..." (prefix "" or e.g. "dev1/") and -EINVAL. Does not
+ * change cfg.
+ */
+int ramlld_config_check(const struct ramlld_config *cfg, const char *prefix);
+/* Parse val into cfg's s; on a bad one the same pr_err, -EINVAL, cfg unchanged. */
+int ramlld_setting_parse(const struct ramlld_setting *s,
+			 struct ramlld_config *cfg, const char *val,
+			 const char *prefix);
+/* cfg's s as text and a newline, at most size bytes; its length. */
+int ramlld_setting_format(const struct ramlld_setting *s,
+			  const struct ramlld_config *cfg, char *buf,
+			  size_t size);
+bool ramlld_setting_is_bool(const struct ramlld_setting *s);
+/* The list settings still 0 take their default's text (mode: bio). */
+void ramlld_settings_defaults(struct ramlld_config *cfg);
+/* Give live dev from's value of run-time s; ramlld_lock held. */
+int ramlld_setting_apply(const struct ramlld_setting *s,
+			 struct ramlld_device *dev,
+			 const struct ramlld_config *from);
+/* A new device takes every run-time value of its cfg; ramlld_lock held. */
+int ramlld_settings_apply_all(struct ramlld_device *dev);
+/* The settings of this build, comma-separated, and a newline. */
+int ramlld_settings_features(char *buf, size_t size);
+/* The physical block size cfg gives (physical_block_size 0 is sector_size). */
+static inline unsigned int ramlld_config_pbs(const struct ramlld_config *cfg)
+{
+	return cfg->physical_block_size ? cfg->physical_block_size :
+					  cfg->sector_size;
+}
+
+/* luns_per_tgt as used: 0 is nr_devices / num_tgts rounded up. */
+unsigned int ramlld_config_lpt(const struct ramlld_config *cfg);
+/* The number of irq_cpus vectors, 0 if none: the default hw queue count. */
+static inline unsigned int ramlld_config_nr_vectors(const struct ramlld_config *cfg)
+{
+	return bitmap_weight(cfg->irq_cpus.bits, RAMLLD_IRQ_MAX_CPUS);
+}
 
 #endif /* RAMLLD_SETTINGS_H */
