@@ -67,6 +67,7 @@ static struct ramlld_device *ramlld_device_create(struct ramlld_group *group,
 	dev->cfg = *cfg;
 	dev->group = group;
 	dev->group_pos = pos;
+	ramlld_irq_dev_init(dev);
 	ret = ramlld_faults_init(dev, ramlld_devices_debugfs);
 	if (ret)
 		goto err;

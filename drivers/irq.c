@@ -14,12 +14,13 @@
  * scsi_done()). With irq_cpus empty (the default) a completion is signalled
  * in the submitting context.
  *
- * Per-CPU counters in debugfs (ramlld/completions), kept while irqmode is
- * not 0, of what ramlld itself does: "irq", where a front end signalled a
- * completion (the handler below); "done_mq", where the block layer then ran
- * the mq front end's ->complete. SCSI has no such column: the midlayer's
- * scsi_complete() calls nothing of the LLD, so where a SCSI request ends is
- * the block layer's block_rq_complete tracepoint's to tell.
+ * Per-CPU counters in debugfs (ramlld/completions), there while a device
+ * has irqmode 1 or 2 (its own setting), of what ramlld itself does: "irq",
+ * where a front end signalled a completion (the handler below); "done_mq",
+ * where the block layer then ran the mq front end's ->complete. SCSI has
+ * no such column: the midlayer's scsi_complete() calls nothing of the LLD,
+ * so where a SCSI request ends is the block layer's block_rq_complete
+ * tracepoint's to tell.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,7 +51,11 @@ struct ramlld_irq_stats {
 };
 
 static DEFINE_PER_CPU(struct ramlld_irq_stats, ramlld_irq_stats);
+/* ramlld's debugfs directory, and the counters' file in it while counted */
+static struct dentry *ramlld_irq_debugfs_dir;
 static struct dentry *ramlld_irq_debugfs;
+/* devices whose completions the counters count; under ramlld_lock */
+static unsigned int ramlld_irq_counted;
 
 int ramlld_irq_apply_cpus(struct ramlld_device *dev)
 {
@@ -70,11 +75,6 @@ int ramlld_irq_apply_cpus(struct ramlld_device *dev)
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
-}
-
-void ramlld_irq_dev_exit(struct ramlld_device *dev)
-{
-	kfree(rcu_replace_pointer(dev->irq_map, NULL, true));
 }
 
 /* The interrupt handler: count where it ran, then complete. */
@@ -186,10 +186,38 @@ static int ramlld_irq_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ramlld_irq);
 
-void ramlld_irq_init(unsigned int irqmode, unsigned int modes,
-		     struct dentry *debugfs)
+static bool ramlld_irq_counts(const struct ramlld_device *dev)
 {
-	struct dentry *dir;
+	return dev->cfg.irqmode != RAMLLD_IRQ_NONE &&
+	       (dev->cfg.mode & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI));
+}
+
+void ramlld_irq_dev_init(struct ramlld_device *dev)
+{
+	struct dentry *f;
+
+	lockdep_assert_held(&ramlld_lock);
+	if (!ramlld_irq_counts(dev) || ramlld_irq_counted++)
+		return;
+	/* debugfs is optional: the counters are for tests and reports */
+	if (IS_ERR_OR_NULL(ramlld_irq_debugfs_dir))
+		return;
+	f = debugfs_create_file("completions", 0444, ramlld_irq_debugfs_dir,
+				NULL, &ramlld_irq_fops);
+	ramlld_irq_debugfs = IS_ERR(f) ? NULL : f;
+}
+
+void ramlld_irq_dev_exit(struct ramlld_device *dev)
+{
+	kfree(rcu_replace_pointer(dev->irq_map, NULL, true));
+	if (!ramlld_irq_counts(dev) || --ramlld_irq_counted)
+		return;
+	debugfs_remove(ramlld_irq_debugfs);
+	ramlld_irq_debugfs = NULL;
+}
+
+void ramlld_irq_init(struct dentry *debugfs)
+{
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -199,15 +227,7 @@ void ramlld_irq_init(unsigned int irqmode, unsigned int modes,
 		init_llist_head(&l->cmds);
 	}
 
-	if (irqmode == RAMLLD_IRQ_NONE ||
-	    !(modes & (RAMLLD_MODE_MQ | RAMLLD_MODE_SCSI)))
-		return;
-	/* debugfs is optional: the counters are for tests and reports */
-	if (!IS_ERR_OR_NULL(debugfs)) {
-		dir = debugfs_create_file("completions", 0444, debugfs, NULL,
-					  &ramlld_irq_fops);
-		ramlld_irq_debugfs = IS_ERR(dir) ? NULL : dir;
-	}
+	ramlld_irq_debugfs_dir = debugfs;
 }
 
 /* After the front ends: no command of ours is left to complete. */
@@ -217,6 +237,4 @@ void ramlld_irq_exit(void)
 
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu_ptr(&ramlld_irq_local, cpu)->work);
-	debugfs_remove(ramlld_irq_debugfs);
-	ramlld_irq_debugfs = NULL;
 }

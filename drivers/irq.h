@@ -42,14 +42,16 @@ void ramlld_irq_raise(const struct ramlld_device *dev,
 		      bool from_irq);
 /* The apply of irq_cpus (settings.h): dev's vector map from dev->cfg. */
 int ramlld_irq_apply_cpus(struct ramlld_device *dev);
-/* Free dev's map: no command of dev is left. */
-void ramlld_irq_dev_exit(struct ramlld_device *dev);
 /*
- * irqmode and modes: the module parameters' (the counters are kept when
- * irqmode != 0), in debugfs (NULL or an ERR_PTR: none).
+ * A new device, before anything can fail: the completion counters are in
+ * debugfs while a device has irqmode 1 or 2 and an mq or SCSI front end
+ * (its own config says). ramlld_lock held; does not fail.
  */
-void ramlld_irq_init(unsigned int irqmode, unsigned int modes,
-		     struct dentry *debugfs);
+void ramlld_irq_dev_init(struct ramlld_device *dev);
+/* Free dev's map and its counters' share: no command of dev is left. */
+void ramlld_irq_dev_exit(struct ramlld_device *dev);
+/* The self-IPIs; debugfs: ramlld's directory (NULL or an ERR_PTR: none). */
+void ramlld_irq_init(struct dentry *debugfs);
 void ramlld_irq_exit(void);
 /* Count an mq request's ->complete on this CPU (done_mq). */
 void ramlld_irq_mq_done(void);

@@ -125,8 +125,7 @@ static int __init ramlld_init(void)
 
 	/* optional: for tests and reports */
 	ramlld_debugfs = debugfs_create_dir(RAMLLD_NAME, NULL);
-	ramlld_irq_init(ramlld_params.irqmode, ramlld_params.mode,
-			ramlld_debugfs);
+	ramlld_irq_init(ramlld_debugfs);
 	ret = ramlld_devices_init(ramlld_debugfs);
 	if (ret)
 		goto err_irq;
