@@ -20,20 +20,6 @@
 #include "compat.h"
 
 /*
- * Whether an injected fault fails this read or write. Out of line: the
- * address-taken bad-byte result would cost every bio a stack canary.
- */
-static noinline bool ramlld_bio_fault(struct ramlld_device *dev,
-				      struct bio *bio, u64 pos)
-{
-	u64 bad;
-
-	/* timeout_nth does not apply: a bio-based driver has no timeout */
-	return ramlld_fault_decide(dev, RAMLLD_FE_BIO, pos, bio->bi_iter.bi_size,
-				   &bad) != RAMLLD_FAULT_NONE;
-}
-
-/*
  * A read or write of one bio_vec inside one page exceeds no queue limit (a
  * driver must accept such a bio whatever its limits: the block layer's own
  * bio_may_exceed_limits() test, less chunk_sectors, which ramlld never sets),
@@ -70,7 +56,10 @@ static void ramlld_bio_submit_bio(struct bio *bio)
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:	/* a flush is an empty write: nothing to copy */
-		if (ramlld_faults_armed(dev) && ramlld_bio_fault(dev, bio, pos)) {
+		/* timeout_nth does not apply: a bio-based driver has no timeout */
+		if (ramlld_faults_armed(dev) &&
+		    ramlld_fault_decide(dev, RAMLLD_FE_BIO, pos, bio->bi_iter.bi_size,
+					NULL) != RAMLLD_FAULT_NONE) {
 			err = -EIO;
 			break;
 		}

@@ -51,7 +51,8 @@ enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 	if (tmo)
 		return RAMLLD_FAULT_TIMEOUT;
 	if (err) {
-		*bad = pos;
+		if (bad)
+			*bad = pos;
 		return RAMLLD_FAULT_ERROR;
 	}
 	if (!(READ_ONCE(dev->faults) & RAMLLD_FAULT_BADBLOCKS) ||
@@ -59,7 +60,8 @@ enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 					   DIV_ROUND_UP(pos + len, SECTOR_SIZE) - s,
 					   &first))
 		return RAMLLD_FAULT_NONE;
-	*bad = max_t(u64, (u64)first << SECTOR_SHIFT, pos);
+	if (bad)
+		*bad = max_t(u64, (u64)first << SECTOR_SHIFT, pos);
 	return RAMLLD_FAULT_ERROR;
 }
 

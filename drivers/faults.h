@@ -12,7 +12,7 @@
 #include "ramlld.h"
 
 /*
- * Fault injection (docs/design.md, docs/design.md, "Fault injection"): a device's
+ * Fault injection (docs/design.md, "Fault injection"): a device's
  * bad sectors (the block layer's badblocks table), every_nth and timeout_nth
  * (fault-injection attributes, one per front end). ramlld_faults_armed() is
  * one load and false while none is set; only then does an I/O path ask
@@ -45,6 +45,10 @@ void ramlld_faults_exit(struct ramlld_device *dev);
 int ramlld_faults_apply_nth(struct ramlld_device *dev);
 int ramlld_faults_apply_badblocks(struct ramlld_device *dev);
 
+/*
+ * The fault of a read or write of len bytes at pos through front end fe;
+ * on RAMLLD_FAULT_ERROR, *bad (when bad is not NULL) is the first bad byte.
+ */
 enum ramlld_fault ramlld_fault_decide(struct ramlld_device *dev,
 				      enum ramlld_fe fe, u64 pos, u64 len,
 				      u64 *bad);

@@ -114,22 +114,6 @@ static void ramlld_mq_irq_complete(struct ramlld_irq_cmd *icmd)
 }
 
 /*
- * The injected fault of a read or write. Out of line: the address-taken
- * bad-byte result would cost every request a stack canary.
- */
-static noinline enum ramlld_fault ramlld_mq_fault(struct ramlld_device *dev,
-						  struct request *rq)
-{
-	u64 bad;
-
-	if (req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE)
-		return RAMLLD_FAULT_NONE;
-	return ramlld_fault_decide(dev, RAMLLD_FE_MQ,
-				   (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-				   blk_rq_bytes(rq), &bad);
-}
-
-/*
  * Start a request and move its data. Returns true when it is finished and
  * is to end by the irqmode (cmd->status set); false when it went on a poll
  * list or was dropped for its timeout.
@@ -141,8 +125,11 @@ static bool ramlld_mq_issue(struct blk_mq_hw_ctx *hctx, struct request *rq)
 	enum ramlld_fault fault = RAMLLD_FAULT_NONE;
 
 	cmd->poll.state = RAMLLD_POLL_NONE;
-	if (ramlld_faults_armed(dev))
-		fault = ramlld_mq_fault(dev, rq);
+	if (ramlld_faults_armed(dev) &&
+	    (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE))
+		fault = ramlld_fault_decide(dev, RAMLLD_FE_MQ,
+					    (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+					    blk_rq_bytes(rq), NULL);
 	if (unlikely(fault == RAMLLD_FAULT_TIMEOUT)) {
 		/* never completed here: ramlld_mq_timeout() ends it */
 		cmd->dropped = true;
