@@ -202,12 +202,8 @@ int ramlld_store_rw_pages(struct ramlld_store *store, u64 pos,
 		boff = offset_in_page(boff);
 		n = min3(len - done, (unsigned int)PAGE_SIZE - soff,
 			 (unsigned int)PAGE_SIZE - boff);
-		if (write)
-			err = ramlld_store_rw_page(store, pos, bpage, boff, n,
-						   true, may_sleep);
-		else
-			err = ramlld_store_rw_page(store, pos, bpage, boff, n,
-						   false, may_sleep);
+		err = ramlld_store_rw_page(store, pos, bpage, boff, n, write,
+					   may_sleep);
 		if (unlikely(err))
 			return err;
 		pos += n;
