@@ -37,6 +37,36 @@ dev_modprobe_deps() {
 	done
 }
 
+# dev_loaded_modules: the names of the loaded modules (not the built-in ones), each followed by a
+# space
+dev_loaded_modules() {
+	local m out=''
+	for m in /sys/module/*/initstate; do
+		[ -e "$m" ] || continue
+		m=${m%/initstate}
+		out+="${m##*/} "
+	done
+	echo "$out"
+}
+
+# dev_unload_unused MODULE...: unload each of these that nothing uses any more, dependents
+# before what they depend on; one still in use (by what someone else loaded) stays
+dev_unload_unused() {
+	local m progress=1 left=("$@") next
+	while [ "$progress" = 1 ] && [ ${#left[@]} -gt 0 ]; do
+		progress=0 next=()
+		for m in "${left[@]}"; do
+			[ -d "/sys/module/$m" ] || continue
+			if [ "$(cat "/sys/module/$m/refcnt" 2> /dev/null)" = 0 ] && rmmod "$m" 2> /dev/null; then
+				progress=1
+			else
+				next+=("$m")
+			fi
+		done
+		left=("${next[@]}")
+	done
+}
+
 # dev_check_params WHO ALLOWED PARAM=VALUE...: each argument PARAM=VALUE with PARAM one of the
 # words of ALLOWED (a module's parameters, a configfs folder's attributes)
 dev_check_params() {
