@@ -3,7 +3,8 @@
 #
 #   make                  build drivers/ramlld.ko (KDIR=... another tree)
 #   make check            host unit tests + the guest suite; ends with "N passed, N failed"
-#                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset)
+#                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset;
+#                         J=N: N guests at once, default the CPU count)
 #   make check-two-node   the two-node halves' tests, most in a target's and an initiator's guest
 #   make compare          the comparison (compare/README or docs/usage.md); HOST=1 YES=1: on this
 #                         machine's own kernel, as root (compare/run --bare-metal)
@@ -48,12 +49,13 @@ clean:
 	rm -rf build
 
 # The test suite (tests/run --help). HOST=1: guest tests run on this machine (root, module built
-# for the running kernel). TESTS=PATTERNS: a subset. KERNEL=K: another guest kernel.
+# for the running kernel). TESTS=PATTERNS: a subset. KERNEL=K: another guest kernel. J=N: at most
+# N guests at once, the host tests beside them (default: the CPU count; J=1 one after the other).
 TESTS ?=
 check:
 	@$(TOP)/tools/deps
 	@$(MAKE) --no-print-directory module
-	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
+	@$(if $(KERNEL),RAMLLD_KO=$(KERNEL_KO)) $(TOP)/tests/run $(if $(J),-j $(J)) $(if $(HOST),--host) $(if $(KERNEL),--kernel $(KERNEL)) $(TESTS)
 
 # The two-node tests (tests/run --suite two-node): the two-node halves of tools/stack, two guests
 # a test but one (018: the halves failed part-way, one guest), 40 s to 8 min a test (about 20 min

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tests/run on a made-up suite: pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; ramlld left loaded with a process holding its disk, and a configfs item left, fail the test that left them, listed, and are undone: the next test loads ramlld and passes; what cannot be undone (brd held by swap) ends that guest and the next test passes in a fresh one; summary line and exit status
+# what: tests/run -j 2 on a made-up suite (two guests at once, each test run once): pass, fail, skip, per-test timeout, a kernel WARNING, a module or a /dev file left behind fail their test, a guest panic fails its test and the rest go on in a fresh guest; ramlld left loaded with a process holding its disk, and a configfs item left, fail the test that left them, listed, and are undone: the next test loads ramlld and passes; what cannot be undone (brd held by swap) ends that guest and the next test passes in a fresh one; summary line and exit status
 # where: host
 # requires: qemu-system-x86_64 make cc
 # timeout: 600
@@ -48,7 +48,8 @@ t g/010-undoable.sh guest 'modprobe brd rd_size=8192 rd_nr=1 && mkswap /dev/ram0
 t g/011-after-undoable.sh guest '[ ! -d /sys/module/brd ] && ! grep -q "^/dev/ram0 " /proc/swaps && echo "ok: fresh guest"'
 
 rc=0
-RAMLLD_TESTS_DIR=$suite "$TOP/tests/run" > "$RESULTS/out" 2>&1 <&- || rc=$?
+# two guests at once, the host tests beside them, whatever this host's CPU count
+RAMLLD_TESTS_DIR=$suite "$TOP/tests/run" -j 2 > "$RESULTS/out" 2>&1 <&- || rc=$?
 cat "$RESULTS/out"
 [ "$rc" -ne 0 ] || fail "tests/run exited 0 on a suite with failures"
 echo "ok: tests/run exited $rc"
@@ -89,3 +90,8 @@ check '^PASS g/011-after-undoable ' "the test after it runs in a fresh guest and
 [ "$(grep -c '^FAIL g/01[01]' "$RESULTS/out")" -eq 1 ] || fail "a test other than g/010 was blamed"
 echo "ok: only g/010 is blamed for the guest it left"
 check '^5 passed, 9 failed, 2 skipped$' "the summary line"
+check '^tests/run: 16 tests, up to 2 guests at once and the host tests beside them' "-j 2 runs two guests"
+inner=$(sed -n 's/^tests\/run: 16 tests, .*; results in //p' "$RESULTS/out")
+expect_eq "results recorded, one per test" 16 "$(wc -l < "$inner/results.txt")"
+expect_eq "tests recorded twice" "" "$(awk '{ print $2 }' "$inner/results.txt" | sort | uniq -d)"
+expect_eq "guest tests taken" 11 "$(find "$inner/.claims" -mindepth 1 -maxdepth 1 -type d | wc -l)"

@@ -49,6 +49,8 @@ mkdir -p "$results"
 touch "$RESULTS/start"
 usage_error "tests/run --no-such" "unknown option '--no-such'" "$TOP/tests/run" --no-such
 usage_error "tests/run --kernel with no value" "--kernel needs a value" "$TOP/tests/run" --kernel
+usage_error "tests/run -j 0" "-j: bad value '0' (allowed: a whole number of guests >= 1)" "$TOP/tests/run" -j 0 harness/001
+usage_error "tests/run -j with no value" "-j needs a value" "$TOP/tests/run" -j
 usage_error "tests/run with no test matching" "no test matches: no-such-test-xyz" "$TOP/tests/run" no-such-test-xyz
 usage_error "tests/run RAMLLD_TIMEOUT_SCALE=x" "RAMLLD_TIMEOUT_SCALE: bad value 'x'" env RAMLLD_TIMEOUT_SCALE=x "$TOP/tests/run" harness/001
 expect_eq "results folders made by the refused tests/run" "" "$(find "$results" -mindepth 1 -maxdepth 1 -newer "$RESULTS/start")"
