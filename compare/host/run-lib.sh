@@ -132,7 +132,7 @@ run_ledger() {
 	start=$(date +%s)
 	build_module
 	mkdir -p "$out/harness"
-	cp -r "$here/ledger-guest" "$here/ledger-paths.sh" "$here/ledger-refs.sh" "$here/workloads" "$here/lib" "$out/harness/"
+	cp -r "$here/ledger-guest" "$here"/ledger-*.sh "$here/workloads" "$here/lib" "$out/harness/"
 	vm=("$top/tools/vm/run" --cpus "$lcpus" --mem "$mem" --timeout 7200 --share "$out")
 	[ "$vm_clock" = 0 ] || vm+=(--clock "$clock")
 	[ -z "$icount_shift" ] || vm+=(--icount-shift "$icount_shift")
