@@ -3,7 +3,8 @@
 tools/percpu-load's --json, which a results folder keeps beside it (rN.dd.json).
 
 read(path) / parse(text, name) -> the JSON object; run_metrics(d) -> one fio run's figures;
-counts(d) -> (I/Os, IOPS) of any of them; client(d, name) -> fio --client's server's figures.
+counts(d) -> (I/Os, IOPS) of any of them, job_counts(job) of one job; clients(d) -> fio
+--client's servers' entries, client(d, name) -> its first server's figures.
 A file that holds no whole JSON object raises BadJSON, its message naming the file.
 
 As a program (compare/ledger-guest, in the guest): fio.py iops FILE DIRECTION prints a
@@ -88,11 +89,22 @@ def counts(d):
     return sum(x["total_ios"] for x in dirs), sum(x["iops"] for x in dirs)
 
 
+def job_counts(job):
+    """(I/Os, IOPS) of one job, or one server's entry of fio --client's client_stats: its
+    reads + writes + trims."""
+    dirs = [job[k] for k in ("read", "write", "trim") if k in job]
+    return sum(x["total_ios"] for x in dirs), sum(x["iops"] for x in dirs)
+
+
+def clients(d):
+    """fio --client's JSON: each server's entry of client_stats (its hostname, error and a
+    job's read, write and trim), in fio's order, without the "All clients" sum."""
+    return [st for st in d.get("client_stats", []) if st.get("jobname") != "All clients"]
+
+
 def client(d, name):
     """(server's hostname, I/Os, IOPS) of fio --client's JSON: its first server's figures."""
-    for st in d.get("client_stats", []):
-        if st.get("jobname") == "All clients":
-            continue
+    for st in clients(d):
         ios = st["read"]["total_ios"] + st["write"]["total_ios"]
         return st.get("hostname", "?"), ios, st["read"]["iops"] + st["write"]["iops"]
     raise BadJSON(f"{name}: no client_stats entry (not fio --client's JSON?)")

@@ -1,20 +1,24 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""compare/host/remote-report.py OUT: the report of a two-host run (compare/host/remote):
-OUT/report.md from meta.env, fio --client's JSON (fio.json) and each host's facts.txt and
-measure.txt (its I/Os and perf stat counts over its window); the tables also go to stdout."""
+"""compare/two-host-report.py OUT: the report of a compare/two-host run: OUT/report.md from
+meta.env, fio --client's JSON (fio.json) and each host's role, facts.txt and measure.txt (its
+I/Os and perf stat counts over its window); the tables also go to stdout."""
 
-import json
 import os
 import sys
 
+from lib import fio
+from lib.env import read_env
 
-def kv_file(path, sep="="):
+
+def facts_file(path):
+    """KEY -> VALUE of a facts.txt's "KEY VALUE" lines (the first line of a key wins); {}
+    without the file."""
     d = {}
     try:
         with open(path, encoding="utf-8") as f:
             for line in f:
-                k, s, v = line.rstrip("\n").partition(sep)
+                k, s, v = line.rstrip("\n").partition(" ")
                 if s and k not in d:
                     d[k] = v
     except OSError:
@@ -40,29 +44,13 @@ def measure(path):
     return m
 
 
-def fio_clients(path):
-    """[(hostname, I/Os, IOPS, error, job)] of fio --client's JSON, one per server."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    # fio --client may write progress lines before the JSON object
-    data = json.loads(text[text.index("{"):])
-    out = []
-    for st in data.get("client_stats", []):
-        if st.get("jobname") == "All clients":
-            continue
-        ios = sum(st[k]["total_ios"] for k in ("read", "write", "trim") if k in st)
-        iops = sum(st[k]["iops"] for k in ("read", "write", "trim") if k in st)
-        out.append((st.get("hostname", "?"), ios, iops, st.get("error", 0), st))
-    return out
-
-
 def num(x):
     return f"{x:,.0f}"
 
 
 def main():
     out = sys.argv[1]
-    meta = kv_file(os.path.join(out, "meta.env"))
+    meta = read_env(os.path.join(out, "meta.env"))
     lines = [f"# Two hosts: ramlld's bio disk on {meta.get('target', '?')} exported by LIO iSCSI, "
              f"fio --client from {meta.get('controller', '?')}", ""]
     lines += [f"Command: `{meta.get('command', '?')}`", "",
@@ -73,8 +61,8 @@ def main():
     hroot = os.path.join(out, "hosts")
     for name in sorted(os.listdir(hroot)):
         d = os.path.join(hroot, name)
-        role = kv_file(os.path.join(d, "role")).get("role", "?")
-        facts = kv_file(os.path.join(d, "facts.txt"), sep=" ")
+        role = read_env(os.path.join(d, "role")).get("role", "?")
+        facts = facts_file(os.path.join(d, "facts.txt"))
         hosts.append((0 if role == "target" else 1, name, role, facts, measure(os.path.join(d, "measure.txt"))))
     hosts.sort()
 
@@ -88,7 +76,8 @@ def main():
     lines += ["## fio (fio --client; fio.json's client_stats, one entry a server)", "",
               "| server | I/Os | IOPS | error | verify |", "|---|---:|---:|---:|---|"]
     verify = "verify=crc32c" in meta.get("job", "")
-    for host, ios, iops, err, st in fio_clients(os.path.join(out, "fio.json")):
+    for st in fio.clients(fio.read(os.path.join(out, "fio.json"))):
+        (ios, iops), host, err = fio.job_counts(st), st.get("hostname", "?"), st.get("error", 0)
         v = "-"
         if verify:
             v = (f"crc32c: {num(st['read']['total_ios'])} blocks read back and checked, "
@@ -125,4 +114,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, fio.BadJSON) as e:
+        sys.exit(f"compare/two-host-report.py: {e}")
