@@ -14,6 +14,8 @@
 #   make check-debug      the guest suite on a debug kernel (KASAN, lockdep, kmemleak, fault
 #                         injection) built once from linux-source-6.1 (docs/reliability.md)
 #   make lint             shellcheck on every bash script, checkpatch --strict on drivers/
+#   make publish          docs/results.md, .json, .csv and README's headline from a run
+#                         (RUN=DIR; default: the newest folder in results/)
 #   make install          install the module into the running kernel's tree (depmod: modprobe
 #                         ramlld then loads its dependencies)
 
@@ -24,7 +26,7 @@ KERNEL ?=
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then echo /lib/modules/$$(uname -r)/build; \
 	else $(TOP)/tools/vm/kernel --print-kdir $(KERNEL) 2>/dev/null; fi)
 
-.PHONY: all module modules clean install check check-two-node check-unit fuzz compare help build-kernels check-kernels check-debug lint
+.PHONY: all module modules clean install publish check check-two-node check-unit fuzz compare help build-kernels check-kernels check-debug lint
 
 all: module
 
@@ -106,6 +108,12 @@ compare:
 	@$(TOP)/compare/run $(if $(HOST),--bare-metal $(if $(YES),--yes)) \
 		$(if $(QUICK),--quick) $(if $(FULL),--full) $(if $(KERNEL),--kernel $(KERNEL)) \
 		$(if $(KERNELS),--kernels "$(KERNELS)") $(ARGS)
+
+# The published results (compare/publish --help): refused for a run of other code than
+# this tree's (the module as built, compare/targets, the workloads) or one stopped early.
+RUN ?=
+publish: module
+	@$(TOP)/compare/publish $(RUN)
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1' Makefile

@@ -8,7 +8,9 @@ DIR is a folder written by compare/guest-run (through compare/run). Nothing but 
 (a folder without targets.tsv: the target files beside this script say what each target is);
 DIR/results.csv, DIR/results.json, DIR/report.md, DIR/report.html (the same, self-contained:
 its plots embedded) and DIR/*.png are (re)written, and the summary (report.md's first
-screen) is printed. --publish OUT also writes OUT/results.md and its plots, OUT/results/*.png.
+screen) is printed. --publish OUT also writes OUT/results.md and its plots, OUT/results/*.png,
+and OUT/results.json, OUT/results.csv (a row per cell and figure); --readme FILE the headline
+into FILE (compare/publish does both for docs/ and README.md).
 """
 
 import argparse
@@ -71,11 +73,13 @@ def write_csv(path, run):
             w.writerow(row)
 
 
-def write(root, publish=None):
-    """The report of root in root; with publish, also publish/results.md and its plots.
-    Returns the run (its summary printed by the caller)."""
-    from lib import doc
+def write(root, publish=None, readme=None):
+    """The report of root in root; with publish, also publish/results.md, its plots,
+    publish/results.json and results.csv (lib/report_publish.py); with readme, that file's
+    headline (sections/headline.py). Returns the run (its summary printed by the caller)."""
+    from lib import doc, report_publish
     from lib.fmt import Plots
+    from sections import headline
     run = load(root)
     plots = Plots(root)
     doc.write(os.path.join(root, "report.md"), markdown(run, plots),
@@ -104,6 +108,9 @@ def write(root, publish=None):
         level = prun.meta.get("level_name") or prun.meta.get("level") or "a run"
         doc.write(os.path.join(publish, "results.md"),
                   markdown(prun, pplots, f"# Results: {level.split(' (')[0]}", intro))
+        report_publish.write(prun, publish, headline.figures(prun))
+    if readme:
+        report_publish.readme(readme, headline.readme_block(run), headline.BEGIN, headline.END)
     return run
 
 
@@ -122,6 +129,9 @@ def main(argv):
                     help="print the regex compare/guest-run gives `perf report --parent` for the "
                          "drivers' own share (every target's own functions, from DIR's "
                          "targets.tsv or the target files), and nothing else")
+    ap.add_argument("--readme", metavar="FILE",
+                    help="also write the headline into FILE between its two marker lines "
+                         "(README.md: compare/publish)")
     a = ap.parse_args(argv)
     if a.perf_parents:
         if a.dir and not os.path.isdir(a.dir):
@@ -144,7 +154,17 @@ def main(argv):
         print(f"report.py: '{a.dir}' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json "
               "nor two-node/ in it (give a folder a compare/run run wrote)", file=sys.stderr)
         return 2
-    run = write(a.dir, a.publish)
+    if a.readme:
+        from sections import headline
+        try:
+            with open(a.readme, encoding="utf-8") as f:
+                text = f.read().split("\n")
+        except OSError as e:
+            ap.error(f"--readme: {e}")
+        if text.count(headline.BEGIN) != 1 or text.count(headline.END) != 1:
+            ap.error(f"--readme: '{a.readme}' needs the lines '{headline.BEGIN}' and "
+                     f"'{headline.END}', once each")
+    run = write(a.dir, a.publish, a.readme)
     if not a.quiet:
         from sections import summary
         print(f"report.py: {len(run.cells)} cells, {len(run.targets)} targets, "

@@ -6,7 +6,7 @@ from lib.fmt import fmt, signed, table
 from lib.verdict import NOT_DECIDABLE, cell
 from lib.twonode import SIDES
 from lib.targets import summary_paths
-from sections import knobs, ladder, seed000, seed001, seed002, seed003, seed004
+from sections import headline, knobs, ladder, seed000, seed001, seed002, seed003, seed004
 
 TITLE = "Summary"
 CELL = ("qd32", "randread-4k-qd32")
@@ -35,12 +35,15 @@ def cost_key(run):
 
 
 def path_rows(run):
-    """[path, configuration, cost, IOPS, x bio, over the rung below] of the path table: its
+    """[path, configuration, cost, IOPS, x bio (cost over bio's), over the rung below] of the
+    path table (the polled paths and the other stacks; the headline has the three paths): its
     paths and their polled targets are the target headers' "# summary:" (lib/targets.py)."""
     key = cost_key(run)
     paths = summary_paths(run.headers)
     rows = []
     for conf, prof in CONFIGS:
+        if prof:
+            continue  # the headline (sections/headline.py) gives these, defined once
         got = {}
         for path, t, polled in paths:
             if prof:
@@ -67,7 +70,7 @@ def path_rows(run):
                 lower = run.cell(paths[i - 1][1], "default", *CELL)
             rows.append([f"ramlld {path}" + (f" ({c['target']}, {c['section']})" if not prof else ""),
                          conf, fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
-                         fmt(c["iops"] / bio["iops"], 2) if bio and bio.get("iops") else "-",
+                         fmt(c[key] / bio[key], 2) if bio and bio.get(key) else "-",
                          signed(c[key] - lower[key], None if run.exact else 2) + f" over {below}"
                          if lower and lower.get(key) is not None else "-"])
         if not prof and not got:
@@ -76,6 +79,7 @@ def path_rows(run):
                          f"not in this run: `compare/run --targets {poll} --only percore`",
                          "-", "-", "-"])
     lad = ladder.compute(run)
+    bio0 = run.cell(paths[0][1], "default", *CELL) if paths else None
     for r in (lad or {}).get("rows", []):
         if r["target"] in [t for _, t, _ in paths]:
             continue
@@ -85,7 +89,7 @@ def path_rows(run):
             continue
         rows.append([f"{r['rung']} ({r['target']})", "kernel's defaults",
                      fmt(c[key], None if run.exact else 2), fmt(c["iops"]),
-                     fmt(c["ratio_to_bio"], 2),
+                     fmt(c[key] / bio0[key], 2) if bio0 and bio0.get(key) else "-",
                      signed(c[key] - b[key], None if run.exact else 2) + f" over {r['below']}"
                      if b and b.get(key) is not None else "-"])
     return rows
@@ -200,19 +204,21 @@ def render(run, plots):
     unit = "instructions per I/O" if run.exact else "busy CPU µs per I/O (/proc/stat)"
     L = ["## Summary",
          f"*clock: {run.clock}; {run.meta.get('level_name', run.meta.get('level', '-'))}; "
-         f"kernel {run.meta.get('kernel', '-')}*", "",
-         f"**What a 4k random read costs on each path** (fio libaio, QD32, {unit}"
-         + ("; IOPS = 10^9 / that count" if run.exact else "") + "):", ""]
-    rows = path_rows(run)
-    L += [table(["path", "configuration", unit.split(" (")[0], "IOPS", "x bio",
-                 "over the rung below"], rows) if rows else
-          "No 4k randread QD32 cell of ramlld's paths in this run.", ""]
-    L += two_node_lines(run)
+         f"kernel {run.meta.get('kernel', '-')}*", ""]
+    L += headline.lines(run)
     head, rows = knob_rows(run)
     L += ["**What each knob changes** (IOPS change against the kernel's defaults, rq_affinity=1, "
           "mq-deadline, add_random=1; the knob guest, completions on one CPU):", ""]
     L += [table(head, rows) if rows else "The knob table is not in this run (section The knob "
           "table says why).", ""]
+    rows = path_rows(run)
+    if rows:
+        # on the exact clock IOPS is only 10^9 over the count: the count alone is shown
+        cols = ["path", "configuration", unit.split(" (")[0]] + ([] if run.exact else ["IOPS"])
+        L += [f"**What the other stacks cost** (the same 4k random read, {unit}):", "",
+              table(cols + ["x bio", "over the rung below"],
+                    [r[:3] + ([] if run.exact else r[3:4]) + r[4:] for r in rows]), ""]
+    L += two_node_lines(run)
     rows = seed_rows(run)
     if rows:
         L += ["**The seed posts' claims**:", "", table(["the post's claim", "measured here",

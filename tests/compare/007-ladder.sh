@@ -96,7 +96,7 @@ assert "SRP (`srp`: kernel 6.1.0-57-amd64 has no module ib_srpt)" in sec, "srp's
 assert "NVMe/TCP (`nvme-tcp`: not selected)" in sec, "nvme-tcp not said to be missing"
 print("ok: skipped and unselected rungs are named, the first with its reason")
 out = open(root + "/out.txt").read()
-assert "| tcm_loop/iblock (lio-iblock) | kernel's defaults | 25,000 | 40,000 | 0.20 | +18,750 over mq |" \
+assert "| tcm_loop/iblock (lio-iblock) | kernel's defaults | 25,000 | 5.00 | +18,750 over mq |" \
     in out, f"report.py's summary lacks the ladder's rung: {out}"
 print("ok: report.py prints the summary with the ladder's rungs")
 EOF

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What compare/publish writes beside docs/results.md from the same run: results.json and
+results.csv (a row per cell and figure: cell, target, profile, workload, figure, value, unit,
+clock, runs, spread_pct), and README's headline between its markers."""
+
+import csv
+import json
+import os
+
+# the figures published per cell, with their unit (None: not in the cell)
+FIGURES = [("instr_per_io", "instructions per I/O"), ("cpu_us_per_io_stat", "busy CPU µs per I/O"),
+           ("iops", "I/O per s"), ("mbps", "MB/s"), ("lat_mean_us", "µs"),
+           ("lat_p99_us", "µs")]
+COLUMNS = ["cell", "target", "profile", "workload", "figure", "value", "unit", "clock", "runs",
+           "spread_pct"]
+
+
+def spread_pct(c, key):
+    """(max − min) / mean of a figure over a cell's runs, in %; None with one run."""
+    xs = [r[key] for r in c["runs"] if r.get(key) is not None]
+    if len(xs) < 2 or not sum(xs):
+        return None
+    return 100 * (max(xs) - min(xs)) / (sum(xs) / len(xs))
+
+
+def rows(run):
+    """A row per cell and figure, in COLUMNS' order. On the exact clock IOPS and MB/s are
+    10^9 over the instruction count (guest time), not rates on the host: their unit says so."""
+    clock = "icount" if run.exact else "host"
+    out = []
+    for c in run.cells:
+        for key, unit in FIGURES:
+            v = c.get(key)
+            if v is None:
+                continue
+            if run.exact and key in ("iops", "mbps", "lat_mean_us", "lat_p99_us"):
+                unit += " of guest time (1 instruction = 1 ns)"
+            sp = spread_pct(c, key)
+            out.append([f"{c['target']}/{c['profile']}/{c['workload']}/{c['section']}",
+                        c["target"], c["profile"], f"{c['workload']}/{c['section']}", key,
+                        float(f"{v:.6g}"), unit, clock, c["n"],
+                        None if sp is None else float(f"{sp:.3g}")])
+    return out
+
+
+def rounded(x):
+    """x with its floats to 6 significant digits (what the method's precision allows and more)."""
+    if isinstance(x, dict):
+        return {k: rounded(v) for k, v in x.items()}
+    return float(f"{x:.6g}") if isinstance(x, float) else x
+
+
+def write(run, out, headline):
+    """out/results.json and out/results.csv of run; headline: sections/headline.figures(run)."""
+    rs = rows(run)
+    meta = run.meta
+    doc = {"run": os.path.basename(os.path.realpath(run.root)),
+           "command": meta.get("command"), "tree": meta.get("git"), "code": meta.get("code"),
+           "kernel": meta.get("kernel"), "qemu": meta.get("qemu"), "cpus": meta.get("cpus"),
+           "clock": run.clock, "level": meta.get("level_name") or meta.get("level"),
+           "started": meta.get("host_started"), "ended": meta.get("host_ended"),
+           "headline": rounded(headline), "columns": COLUMNS, "rows": []}
+    head = json.dumps(doc, indent=1, ensure_ascii=False)
+    head = head[:head.rindex('"rows"')]  # the rows one a line, for diffs
+    with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
+        f.write(head + '"rows": [\n' + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rs)
+                + "\n ]\n}\n")
+    with open(os.path.join(out, "results.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        w.writerows(["" if x is None else x for x in r] for r in rs)
+    return len(rs)
+
+
+def readme(path, block, begin, end):
+    """Replace the lines between begin and end (markers included) in path by block; the
+    markers must be there once each, in order."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines.count(begin) != 1 or lines.count(end) != 1 or lines.index(begin) > lines.index(end):
+        raise ValueError(f"{path}: needs the lines '{begin}' and '{end}', once each, in order")
+    i, j = lines.index(begin), lines.index(end)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines[:i] + block + lines[j + 1:]))
