@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The knob table (compare/knobs.py measures it, lib/knobtable.py writes it): what
 rq_affinity, the scheduler and add_random each change on ramlld's mq and sd paths, as a table
-and a plot."""
+and a plot; with ROOT/percpu (tools/iprofile/percpu), where each setting runs its instructions,
+per CPU."""
 
 import os
 
-from lib import knobtable
+from lib import knobtable, percpu
 
 TITLE = "The knob table"
 
@@ -84,11 +85,16 @@ def plot(run, plots):
 def render(run, plots):
     L = (knobtable.markdown(os.path.join(run.root, "knobs"), guest=run.meta.get("knob_guest"))
          or knobtable.not_measured(run.meta))
-    if not L:
+    data = percpu.load(run.root)
+    per_cpu = (["### Where each knob acts, per CPU (the exact profile)", ""]
+               + percpu.markdown(percpu.table(data)) + [""]) if data else []
+    if not L and not per_cpu:
         return []
+    if not L:
+        L = ["## The knob table (seed 001)", ""]
     clock = (f"*clock: the knob guest's, {run.meta['knob_guest']}*" if run.meta.get("knob_guest")
              else None)
     if clock:
         L = L[:1] + [clock] + L[1:]
     img = run.once("knobs.png", lambda: plot(run, plots))
-    return L + ([img, ""] if img else [])
+    return L + ([img, ""] if img else []) + per_cpu

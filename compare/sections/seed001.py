@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Seed 001: scsi_debug fake_rw vs a SCSI LLD vs a block LLD, 20 dd per CPU."""
 
+from lib import percpu
 from lib.fmt import fmt, pm
 from lib.seed import BANDS, band_of, bars, markdown, targets_of
 from lib.verdict import figure, line, setup_text, spot_check, verdict
@@ -178,17 +179,34 @@ def seed001(root, cells, idx, exact=False):
 
 def undecided_here(run):
     """The side claims this run's clock cannot decide, whether or not the run measured them:
-    the post's hand-spread interrupts (an interrupt CPU saturating is a parallel effect)."""
-    return [] if run.parallel else [{
-        "claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
-                 "interrupt CPU from saturating",
-        "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
-        "why": "an interrupt CPU saturating needs CPUs running at once",
-        "command": "compare/run --host DEV --only seed-001 --clock host"}]
+    the post's hand-spread interrupts (an interrupt CPU saturating is a parallel effect). A run
+    with the per-CPU profile (ROOT/percpu, tools/iprofile/percpu) decides it by the per-CPU
+    model instead: the entry's "cell" is that verdict."""
+    if run.parallel:
+        return []
+    u = {"claim": "interrupts spread over the CPUs by hand (the post's 6 cores) keep one "
+                  "interrupt CPU from saturating",
+         "measured": "one vCPU's turn at a time: no CPU saturates while another waits",
+         "why": "an interrupt CPU saturating needs CPUs running at once",
+         "command": "compare/run --host DEV --only seed-001 --clock host"}
+    v = percpu_verdict(run)
+    if v:
+        u.update(measured=percpu.verdict_measured(v), cell=percpu.verdict_cell(v))
+    return [u]
+
+
+def percpu_verdict(run):
+    """Seed 001's interrupt-CPU claim by the per-CPU model, when the run has the profile."""
+    data = percpu.load(run.root)
+    return percpu.seed001_verdict(percpu.table(data)) if data else None
 
 
 def _finish(sec, run):
     sec["undecided"] = undecided_here(run)
+    v = percpu_verdict(run)
+    if v:
+        sec["notes"].append("Interrupts spread by hand keep one interrupt CPU from saturating: "
+                            + percpu.verdict_line(v))
 
 
 def compute(run):

@@ -134,8 +134,9 @@ def absent_rows(run, mod, sid):
     rows = [[f"{sid}: {claim}", "not in this run", verdict]]
     for u in undecided:
         if u["claim"] is not None:
-            rows.append([f"{sid}: {u['claim']}", "not in this run",
-                         undecided_cell(u["why"], u["command"], u.get("where"))])
+            rows.append([f"{sid}: {u['claim']}", u["measured"] if u.get("cell") else
+                         "not in this run",
+                         u.get("cell") or undecided_cell(u["why"], u["command"], u.get("where"))])
     return rows
 
 
@@ -171,7 +172,7 @@ def seed_rows(run):
         rows.append([f"{sid}: {claim}", got, verdict])
         for u in sec.get("undecided", []):
             rows.append([f"{sid}: {u['claim']}", u["measured"],
-                         undecided_cell(u["why"], u["command"], u.get("where"))])
+                         u.get("cell") or undecided_cell(u["why"], u["command"], u.get("where"))])
     return rows
 
 
