@@ -7,20 +7,14 @@ import csv
 import json
 import os
 
+from .stats import spread_pct
+
 # the figures published per cell, with their unit (None: not in the cell)
 FIGURES = [("instr_per_io", "instructions per I/O"), ("cpu_us_per_io_stat", "busy CPU µs per I/O"),
            ("iops", "I/O per s"), ("mbps", "MB/s"), ("lat_mean_us", "µs"),
            ("lat_p99_us", "µs")]
 COLUMNS = ["cell", "target", "profile", "workload", "figure", "value", "unit", "clock", "runs",
            "spread_pct"]
-
-
-def spread_pct(c, key):
-    """(max − min) / mean of a figure over a cell's runs, in %; None with one run."""
-    xs = [r[key] for r in c["runs"] if r.get(key) is not None]
-    if len(xs) < 2 or not sum(xs):
-        return None
-    return 100 * (max(xs) - min(xs)) / (sum(xs) / len(xs))
 
 
 def rows(run):
@@ -35,7 +29,7 @@ def rows(run):
                 continue
             if run.exact and key in ("iops", "mbps", "lat_mean_us", "lat_p99_us"):
                 unit += " of guest time (1 instruction = 1 ns)"
-            sp = spread_pct(c, key)
+            sp = spread_pct([r.get(key) for r in c["runs"]])
             out.append([f"{c['target']}/{c['profile']}/{c['workload']}/{c['section']}",
                         c["target"], c["profile"], f"{c['workload']}/{c['section']}", key,
                         float(f"{v:.6g}"), unit, clock, c["n"],

@@ -26,6 +26,8 @@ def render(run, plots):
         ["command", f"`{meta.get('command', '-')}`"],
         ["kernel", meta.get("kernel", "-")],
         ["tree", meta.get("git", "-")],
+        ["code", meta.get("code", "not recorded") + " (compare/fingerprint: the module's code "
+                 "sections, targets, workloads)"],
         ["CPUs", f"{meta.get('cpus', '-')} ({meta.get('cpu_model', '-')})"],
         ["memory", f"{int(meta.get('mem_kb', 0) or 0) // 1024} MiB"],
         ["accelerator", accel],
@@ -46,15 +48,15 @@ def render(run, plots):
                  "the instructions the guest executes, 1 instruction = "
                  f"{icount_ns(meta)} ns of guest time, and an idle guest's clock jumps to its next "
                  "timer). Every rate measured in the guest is then an instruction count: "
-                 "instructions per I/O (`instr/IO`) = 10^9 / IOPS, the same on every run whatever "
-                 "the host does. QEMU runs the vCPUs in turn on one host thread, so guest time "
+                 "instructions per I/O (`instr/IO`) = 10^9 / IOPS, independent of the host's load "
+                 "where the runs agree (section Determinism lists the cells whose runs do not). QEMU runs the vCPUs in turn on one host thread, so guest time "
                  "counts the instructions of all vCPUs together: `instr/IO` is the whole path's, "
                  "fio included, while the guest is never idle. No figure here comes from "
                  "/proc/stat's 1/100 s ticks: where the exact count exists it is the one "
                  "shown. TCG counts a `rep movs`/`rep stos` one iteration per element (a 4 KiB "
                  "`rep movsb` copy is 4,096 instructions), so copies weigh more than on hardware "
-                 "(docs/clock.md). Each cell ran twice; a cell whose two runs are more than "
-                 f"{EXACT_AGREE_PCT} % apart is flagged ⚠ (section Determinism). Latency: fio's "
+                 f"(docs/clock.md). Each cell ran {meta.get('repeats', '-')} time(s); a cell whose runs are "
+                 f"more than {EXACT_AGREE_PCT} % apart is flagged ⚠ (section Determinism). Latency: fio's "
                  "`lat` (submission + completion) in guest µs = thousands of instructions; fio's "
                  "`clat` alone is only the reap of an I/O the RAM disk completed inside "
                  "`io_submit`, the same ~1.5k instructions on every path, and is not shown.")

@@ -10,19 +10,13 @@ below it, tuned: what blk-mq adds to a bio driver, what sd and the SCSI midlayer
 """
 
 from lib.fmt import fmt, signed, table
-from lib.stats import EXACT_AGREE_PCT
+from lib.stats import EXACT_AGREE_PCT, spread_pct
 
 CELL = ("qd32", "randread-4k-qd32")
 PATHS = [("bio", "ramlld-bio"), ("mq", "ramlld-mq"), ("sd", "ramlld-sd")]
 DEFAULTS, TUNED = "default", "seed-001"
 BEGIN = "<!-- headline: compare/publish writes this table from the published run -->"
 END = "<!-- headline end -->"
-
-
-def spread_pct(c):
-    """(max − min) / mean of a cell's runs, in %; None with one run."""
-    xs = [r["iops"] for r in c["runs"] if r.get("iops")]
-    return 100 * (max(xs) - min(xs)) / (sum(xs) / len(xs)) if len(xs) > 1 else None
 
 
 def compute(run):
@@ -56,7 +50,7 @@ def figures(run):
         return None
     k = h["key"]
     val = {p: {col: (c[k] if c else None) for col, c in cs.items()} for p, cs in h["paths"].items()}
-    spread = {p: {col: (spread_pct(c) if c else None) for col, c in cs.items()}
+    spread = {p: {col: (spread_pct([r['iops'] for r in c['runs']]) if c else None) for col, c in cs.items()}
               for p, cs in h["paths"].items()}
     out = {"unit": "instructions per I/O" if run.exact else "busy CPU µs per I/O",
            "cell": "/".join(CELL), "paths": {}}
