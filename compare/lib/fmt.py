@@ -66,11 +66,18 @@ class Plots:
         except ImportError:
             self.plt = None
 
+    # the smallest text a plot carries, in points: readable at 100 % in a browser at dpi 100
+    MIN_FONT = 10
+
     def save(self, fig, name):
         """Write fig as name.png (no timestamp in it: the same folder makes the same bytes);
-        returns the markdown image line."""
+        returns the markdown image line. No text in it is smaller than MIN_FONT."""
+        from matplotlib.text import Text
+        for t in fig.findobj(Text):
+            if t.get_fontsize() < self.MIN_FONT:
+                t.set_fontsize(self.MIN_FONT)
         fig.tight_layout()
-        fig.savefig(os.path.join(self.out, name), dpi=90, metadata={"Software": None})
+        fig.savefig(os.path.join(self.out, name), dpi=100, metadata={"Software": None})
         self.plt.close(fig)
         self.made.append(name)
         return f"![{name}]({self.prefix}{name})"

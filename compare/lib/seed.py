@@ -61,18 +61,29 @@ def bars(s, plots):
     b = s.get("bars")
     if not b or plots.plt is None:
         return
-    fig, ax = plots.plt.subplots(figsize=(7, 4))
+    fig, ax = plots.plt.subplots(figsize=(8, 4.5))
     width = 0.8 / len(b["series"])
-    for i, (label, vals) in enumerate(b["series"]):
+    vals = [v for _, vs in b["series"] for v in vs if v]
+    # ratios an order of magnitude apart: a log axis, each bar from 1.0, keeps those near 1
+    # readable beside a 50x
+    log = bool(vals) and max(vals) / min(vals) > 10
+    for i, (label, vs) in enumerate(b["series"]):
         xs = [g + (i - (len(b["series"]) - 1) / 2) * width for g in range(len(b["groups"]))]
-        have = [(x, v) for x, v in zip(xs, vals) if v is not None]
-        ax.bar([x for x, _ in have], [v for _, v in have], width, label=label)
+        have = [(x, v) for x, v in zip(xs, vs) if v is not None]
+        ax.bar([x for x, _ in have], [v - 1 if log else v for _, v in have], width,
+               bottom=1 if log else 0, label=label)
     ax.axhline(1.0, color="grey", linewidth=0.8)
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(min(vals + [1.0]) / 1.5, max(vals) * 1.5)
+        ax.set_ylabel(b["ylabel"] + ", log scale", fontsize=8)
+    else:
+        ax.set_ylim(0, max(vals + [1.0]) * 1.1)
+        ax.set_ylabel(b["ylabel"], fontsize=8)
     ax.set_xticks(range(len(b["groups"])))
     ax.set_xticklabels(b["groups"], fontsize=8)
-    ax.set_ylabel(b["ylabel"], fontsize=8)
     ax.set_title(b["title"], fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left")
     s.setdefault("plots", []).append(plots.save(fig, b["name"]))
 
 

@@ -59,7 +59,10 @@ def plot(run, plots):
     if not eff or plots.plt is None:
         return None
     works = sorted({e[0] for e in eff})
-    fig, axs = plots.plt.subplots(1, len(works), figsize=(5 * len(works) + 2, 3.6), squeeze=False)
+    n = max(sum(1 for e in eff if e[0] == w) for w in works)
+    fig, axs = plots.plt.subplots(len(works), 1, figsize=(9, (0.8 * n + 1.2) * len(works)),
+                                  squeeze=False)
+    axs = [[a[0] for a in axs]]  # one panel a workload, stacked
     for ax, w in zip(axs[0], works):
         rows = [e for e in eff if e[0] == w]
         labels = [f"{e[1]} {e[2]}" if not e[1].startswith("all") else e[1] for e in rows]
@@ -72,13 +75,18 @@ def plot(run, plots):
             vals = [e[3].get(fe, (0, ""))[0] for e in rows]
             ax.barh([y + off for y in ys], vals, 0.4, color=col,
                     label="ramlld-mq (blk-mq disk)" if fe == "mq" else "ramlld-sd (sd disk)")
+            # each bar's value beside it: a change of 0.3 % next to one of 100 % has no width
+            for y, v in zip(ys, vals):
+                ax.text(max(v, 0), y + off, f" {v:+.1f} %", va="center", fontsize=7)
+        hi = max([abs(e[3].get(fe, (0,))[0]) for e in rows for fe in ("mq", "sd")] + [1])
+        ax.set_xlim(min(-5, -0.1 * hi), hi * 1.35)
         ax.axvline(0, color="grey", linewidth=0.8)
         ax.set_yticks(list(ys))
         ax.set_yticklabels(labels, fontsize=7)
         ax.invert_yaxis()
         ax.set_xlabel("IOPS change over the kernel's defaults (%)", fontsize=8)
         ax.set_title(f"knobs one at a time, workload {w}", fontsize=9)
-    axs[0][-1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
+    axs[0][0].legend(fontsize=7, loc="upper right")
     return plots.save(fig, "knobs.png")
 
 

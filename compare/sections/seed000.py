@@ -109,10 +109,11 @@ def luns_plot(sec, plots):
     if not sec.get("sweep") or plots.plt is None:
         return
     from matplotlib.ticker import NullFormatter, ScalarFormatter
-    fig, ax = plots.plt.subplots(figsize=(7, 4))
-    for ln in sec["sweep"]:
+    fig, ax = plots.plt.subplots(figsize=(8, 4.5))
+    for i, ln in enumerate(sec["sweep"]):
         ax.errorbar(ln["luns"], [y / 1e3 for y in ln["iops"]],
-                    yerr=[e / 1e3 for e in ln["sd"]], marker="o", capsize=2,
+                    yerr=[e / 1e3 for e in ln["sd"]], marker="osD^vP"[i % 6], capsize=2,
+                    linestyle="--" if ln["mix"].startswith("75") else "-",
                     label=f"{ln['target']}, randrw {ln['mix'][:-1]} % writes"
                     + ("" if ln["profile"] == "default" else f", profile {ln['profile']}"))
     ax.set_xscale("log")
@@ -120,7 +121,9 @@ def luns_plot(sec, plots):
     ax.get_xaxis().set_major_formatter(ScalarFormatter())
     ax.get_xaxis().set_minor_formatter(NullFormatter())
     ax.set_xlabel("LUNs")
-    ax.set_ylabel("kIOPS")
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("kIOPS" + (" (exact clock: 10^6 / instructions per I/O)" if sec.get("exact")
+                             else ""))
     ax.set_title("seed 000: 4k randrw over the LUN count")
     ax.legend(fontsize=7)
     sec["plots"].append(plots.save(fig, "seed-000-luns.png"))

@@ -306,17 +306,22 @@ def grid_plot(sec, plots):
     if not sec.get("sweep") or plots.plt is None:
         return
     paths = list(dict.fromkeys(ln["target"] for ln in sec["sweep"]))
-    fig, axs = plots.plt.subplots(1, len(paths), figsize=(5 * len(paths), 4), squeeze=False,
+    fig, axs = plots.plt.subplots(1, len(paths), figsize=(6 * len(paths), 5), squeeze=False,
                                   sharey=True)
     for ax, t in zip(axs[0], paths):
-        for ln in sec["sweep"]:
-            if ln["target"] == t:
-                ax.errorbar(ln["kib"], ln["mbps"], yerr=ln["sd"], marker="o",
-                            markersize=3, capsize=2, label=ln["label"])
+        lines = [ln for ln in sec["sweep"] if ln["target"] == t]
+        for i, ln in enumerate(lines):
+            # a marker and colour each, dashed for max_sectors_kb 64: six lines told apart
+            ax.errorbar(ln["kib"], ln["mbps"], yerr=ln["sd"], marker="osD^vP"[i % 6],
+                        markersize=5, capsize=2, label=ln["label"],
+                        linestyle="--" if ln["label"].endswith("/ 64") else "-")
+        ax.set_ylim(bottom=0)  # from zero: a 2 % gap looks like one
         ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(plots.plt.FuncFormatter(lambda x, _: f"{x:g}"))
         ax.set_xlabel("block size (KiB)")
         ax.set_title(t)
-        ax.legend(fontsize=7, title="read-ahead / max_sectors_kb", title_fontsize=7)
+        ax.legend(fontsize=7, title="read-ahead / max_sectors_kb", title_fontsize=7,
+                  loc="lower right")
     axs[0][0].set_ylabel("MB/s")
     fig.suptitle("seed 002: buffered sequential read over the block size")
     sec["plots"].append(plots.save(fig, "seed-002-grid.png"))

@@ -78,7 +78,7 @@ def seed003(root, cells, idx, exact=False):
     if bars:
         # the post's table as bars: SCST over TCM beside ramlld-sd over each target here
         sec["bars"] = {"title": "seed 003: the post's tests, SCST / TCM there, ramlld-sd / X here",
-                       "ylabel": "ratio (the post: SCST / TCM)",
+                       "ylabel": "ratio of IOPS or MB/s, each series its own pair",
                        "groups": [b[0] for b in bars],
                        "series": [("the post: SCST / TCM", [b[1] for b in bars])]
                        + [(f"ramlld-sd / {t}", [b[2][i] for b in bars])
