@@ -10,7 +10,8 @@ DIR/results.csv, DIR/results.json, DIR/report.md, DIR/report.html (the same, sel
 its plots embedded) and DIR/*.png are (re)written, and the summary (report.md's first
 screen) is printed. --publish OUT also writes OUT/results.md and its plots, OUT/results/*.png,
 and OUT/results.json, OUT/results.csv (a row per cell and figure); --readme FILE the headline
-into FILE (compare/publish does both for docs/ and README.md).
+into FILE; --seeds FILE the run's seed verdicts and reproduce commands into FILE
+(compare/publish does all three for docs/, README.md and docs/seeds.md).
 """
 
 import argparse
@@ -73,10 +74,11 @@ def write_csv(path, run):
             w.writerow(row)
 
 
-def write(root, publish=None, readme=None):
+def write(root, publish=None, readme=None, seeds=None):
     """The report of root in root; with publish, also publish/results.md, its plots,
     publish/results.json and results.csv (lib/report_publish.py); with readme, that file's
-    headline (sections/headline.py). Returns the run (its summary printed by the caller)."""
+    headline (sections/headline.py); with seeds, that file's section on the run's verdicts.
+    Returns the run (its summary printed by the caller)."""
     from lib import doc, report_publish
     from lib.fmt import Plots
     from sections import headline
@@ -111,6 +113,11 @@ def write(root, publish=None, readme=None):
         report_publish.write(prun, publish, headline.figures(prun))
     if readme:
         report_publish.readme(readme, headline.readme_block(run), headline.BEGIN, headline.END)
+    if seeds:
+        from lib.fmt import table
+        from sections import summary
+        report_publish.readme(seeds, report_publish.seeds_block(run, summary.seed_rows(run), table),
+                              report_publish.SEEDS_BEGIN, report_publish.SEEDS_END)
     return run
 
 
@@ -132,6 +139,9 @@ def main(argv):
     ap.add_argument("--readme", metavar="FILE",
                     help="also write the headline into FILE between its two marker lines "
                          "(README.md: compare/publish)")
+    ap.add_argument("--seeds", metavar="FILE",
+                    help="also write the run's seed verdicts and each one's reproduce command "
+                         "into FILE between its two marker lines (docs/seeds.md: compare/publish)")
     a = ap.parse_args(argv)
     if a.perf_parents:
         if a.dir and not os.path.isdir(a.dir):
@@ -154,17 +164,20 @@ def main(argv):
         print(f"report.py: '{a.dir}' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json "
               "nor two-node/ in it (give a folder a compare/run run wrote)", file=sys.stderr)
         return 2
-    if a.readme:
-        from sections import headline
+    from lib.report_publish import SEEDS_BEGIN, SEEDS_END
+    from sections import headline
+    for opt, path, begin, end in (("--readme", a.readme, headline.BEGIN, headline.END),
+                                  ("--seeds", a.seeds, SEEDS_BEGIN, SEEDS_END)):
+        if not path:
+            continue
         try:
-            with open(a.readme, encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as f:
                 text = f.read().split("\n")
         except OSError as e:
-            ap.error(f"--readme: {e}")
-        if text.count(headline.BEGIN) != 1 or text.count(headline.END) != 1:
-            ap.error(f"--readme: '{a.readme}' needs the lines '{headline.BEGIN}' and "
-                     f"'{headline.END}', once each")
-    run = write(a.dir, a.publish, a.readme)
+            ap.error(f"{opt}: {e}")
+        if text.count(begin) != 1 or text.count(end) != 1:
+            ap.error(f"{opt}: '{path}' needs the lines '{begin}' and '{end}', once each")
+    run = write(a.dir, a.publish, a.readme, a.seeds)
     if not a.quiet:
         from sections import summary
         print(f"report.py: {len(run.cells)} cells, {len(run.targets)} targets, "

@@ -76,3 +76,42 @@ def readme(path, block, begin, end):
     i, j = lines.index(begin), lines.index(end)
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines[:i] + block + lines[j + 1:]))
+
+
+SEEDS_BEGIN = "<!-- verdicts: compare/publish writes this section from the published run -->"
+SEEDS_END = "<!-- verdicts end -->"
+# what each seed's reproduce command selects of the default level (tests/style/006 compares
+# its --plan with the level's cells); the setup (clock, CPUs, runs) is the published run's
+SEED_SELECTION = {
+    "000": "--only " + ",".join(f"seed-000/randrw-{m}-{n}lun" for m, n in
+                                (("25w", 1), ("25w", 4), ("25w", 10), ("25w", 32), ("75w", 10),
+                                 ("75w", 32))),
+    "001": "--only seed-001",
+    "002": "--only seed-002 --targets ramlld-sd",
+    "003": "--only seed-003",
+    "004": "--only seed-004 --targets ramlld-sd,ramlld-sd-tar,sdebug --nluns 1 --capacity-mb 64",
+}
+
+
+def seeds_block(run, seed_rows, table):
+    """docs/seeds.md's section on the published run: its setup, every seed claim's verdict
+    (the summary's rows: the same words as docs/results.md) and the command that plans each
+    verdict's setup."""
+    m = run.meta
+    clock = "icount" if run.exact else "host"
+    setup = (f"--clock {clock} --cpus {m.get('cpus', '1')} --repeats {m.get('repeats', '1')} "
+             f"--runtime {m.get('runtime', '1')} --ramp {m.get('ramp', '0')} --no-knobs "
+             "--no-breakdown")
+    level = (m.get("level_name") or m.get("level") or "-").split(" (")[0]
+    return ([SEEDS_BEGIN,
+            f"The figures of docs/results.md: one run (`make compare`, level: {level}) with "
+            f"{m.get('repeats', '-')} run(s) of {m.get('runtime', '-')} s a cell, "
+            f"{'exact clock' if run.exact else 'host clock'}, {m.get('cpus', '-')} vCPU(s) under "
+            f"{m.get('accel', '-')}, guest kernel {m.get('kernel', '-')}. Each verdict holds for "
+            "that setup; each line below the table plans that setup for one seed (`compare/run "
+            "--plan` with the same arguments prints its cells; tests/style/006 checks them "
+            "against the default level's and the setup against results.md's Environment).", "",
+            table(["the post's claim", "measured here", "verdict"], seed_rows), "",
+            "Reproduce the setup of each verdict:", ""]
+            + [f"- seed {sid}: `compare/run {setup} {sel}`" for sid, sel in SEED_SELECTION.items()]
+            + [SEEDS_END])

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links, and results.json and results.csv (a row per cell and figure) beside it; --readme writes the headline between README's markers (refused, exit 2, without them); report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable", with why and what decides it, where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
+# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links, and results.json and results.csv (a row per cell and figure) beside it; --readme writes the headline between README's markers (refused, exit 2, without them) and --seeds the run's seed verdicts and reproduce commands between seeds.md's; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable", with why and what decides it, where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -27,6 +27,15 @@ grep -qF "| ramlld mq | 17,595 | 9,972 | −7,624 | +1,572 | 1.19x (2.09x) |" "$
 	fail "README's headline lacks the mq row: $(cat "$dir/README.md")"
 ! grep -q "an old table" "$dir/README.md" || fail "README's old headline is still there"
 echo "ok: --readme wrote the headline between the markers, the lines around them kept"
+# docs/seeds.md's section on the run: report.py --seeds, the summary's seed rows and a
+# reproduce command a seed with the run's setup
+printf 'top\n%s\nold\n%s\nend\n' "<!-- verdicts: compare/publish writes this section from the published run -->" \
+	"<!-- verdicts end -->" > "$dir/seeds.md"
+"$py" "$TOP/compare/report.py" "$dir/run" --quiet --seeds "$dir/seeds.md" || fail "report.py --seeds failed"
+expect_eq "seeds.md's reproduce commands with the run's setup (--cpus 1 --repeats 2 --runtime 1)" 5 \
+	"$(grep -c '^- seed 00[0-4]: `compare/run --clock icount --cpus 1 --repeats 2 --runtime 1 --ramp 0 ' "$dir/seeds.md")"
+expect_eq "seeds.md's verdict rows" 6 "$(grep -c '^| 00[0-4]: .* | \*\*not decidable\*\*' "$dir/seeds.md")"
+! grep -q "^old$" "$dir/seeds.md" || fail "seeds.md's old section is still there"
 printf 'no markers\n' > "$dir/README2.md"
 rc=0
 msg=$("$py" "$TOP/compare/report.py" "$dir/run" --quiet --readme "$dir/README2.md" 2>&1) || rc=$?
