@@ -273,3 +273,65 @@ mod_at() {
 		module_kernel "$side" "$p" "$repo ${mod_ref:0:12}..${sha:0:12} ($(git -C "$repo" log -1 --format=%s "$sha" | tr '|' '/'))"
 	fi
 }
+
+# --- compare/ab's checks of its arguments (before anything is built) ---------------------------
+# patched_files PATCH: the files a -p1 patch changes (each a .c file or a header of a module's own
+# folder: module mode rebuilds modules, never what the kernel's image or other modules include)
+patched_files() {
+	local f n=0
+	while read -r f; do
+		f=${f#*/}
+		[[ $f == *.c || ($f == *.h && $f != include/* && $f != */include/*) ]] ||
+			die "--kernel: $1 changes $f: only .c files and a module folder's own headers can be rebuilt against a Debian kernel (leave out --kernel to build kernels)"
+		echo "$f"
+		n=$((n + 1))
+	done < <(awk '/^\+\+\+ / { print $2 }' "$1")
+	[ "$n" -gt 0 ] || die "--ab-patch: $1 changes no file"
+}
+
+# source_version DIR: VERSION.PATCHLEVEL.SUBLEVEL of a kernel source tree's Makefile
+source_version() {
+	awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
+		END { if (v != "") print v "." p "." s }' "$1/Makefile"
+}
+
+# debian_version K: the Debian package version of kernel K (its changelog), or ?
+debian_version() {
+	local v
+	v=$(zcat "$("$top/tools/vm/kernel" --print-modules "$1")"/usr/share/doc/linux-image-*/changelog.Debian.gz 2> /dev/null |
+		sed -n '1s/^linux[a-z0-9-]* (\([^)]*\)).*/\1/p' || true)
+	echo "${v:-?}"
+}
+
+# check_modkernel: kernel K is known and is the module source's version (Debian's source: the
+# same package version; another tree: the same upstream version in its Makefile)
+check_modkernel() {
+	local kpkg want
+	if [ "$modsrc" != "$default_src" ]; then
+		[ -f "$modsrc/Makefile" ] || die "--source: '$modsrc' is not a kernel source tree (no Makefile)"
+		want=$(source_version "$modsrc")
+		[ -n "$want" ] || die "--source: '$modsrc' has no kernel version (VERSION, PATCHLEVEL, SUBLEVEL in its Makefile)"
+	fi
+	"$top/tools/vm/kernel" --print-version "$modkernel" > /dev/null 2>&1 ||
+		die "--kernel: unknown kernel '$modkernel' (allowed: tools/vm/kernel --help)"
+	kpkg=$(debian_version "$modkernel")
+	if [ "$modsrc" = "$default_src" ]; then
+		want=$(dpkg-query -W -f='${Version}' linux-source-6.1 2> /dev/null || echo '?')
+		[ "$kpkg" = "$want" ] ||
+			die "--kernel $modkernel is Debian's $kpkg, the source is linux-source-6.1 $want: they must be the same version"
+	else
+		[ "${kpkg%-*}" = "$want" ] ||
+			die "--kernel $modkernel is Debian's $kpkg, --source $modsrc is $want: they must be the same version"
+	fi
+}
+
+# check_history REF REV: module mode over a git tree: the files REF..REV change are, at REF, the
+# module source's own (each step rebuilds from the source + the tree's diff from REF)
+check_history() {
+	local f
+	while read -r f; do
+		git -C "$repo" cat-file -e "$1:$f" 2> /dev/null || continue
+		git -C "$repo" show "$1:$f" | cmp -s - "$modsrc/$f" ||
+			die "--kernel: $f at $1 is not $modsrc/$f: the first revision must hold the source's own files"
+	done < <(git -C "$repo" diff --name-only "$1" "$2")
+}
