@@ -8,6 +8,7 @@
 # bench: bio
 # load: brd
 # ledger: io_uring hipri-all io_uring-qd1
+# ab: io_uring io_uring-qd1
 # precondition: yes
 # needs: module brd
 # own-functions: brd_.*|copy_(to|from)_brd

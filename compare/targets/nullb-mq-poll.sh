@@ -7,6 +7,7 @@
 # levels: -
 # load: nullb-mq-poll
 # ledger: io_uring hipri-all io_uring-qd1
+# ab: hipri-all io_uring-qd1
 # precondition: yes
 # needs: module null_blk, param null_blk poll_queues
 # own-functions: null_.*|nullb_.*|copy_(to|from)_nullb

@@ -13,6 +13,7 @@
 # summary: bio
 # load: ramlld
 # ledger: libaio io_uring fixedbufs registerfiles sqthread_poll hipri hipri-all io_uring-qd1
+# ab: io_uring hipri-all io_uring-qd1
 # precondition: yes
 # own-functions: ramlld_.*
 

@@ -7,6 +7,7 @@
 # levels: -
 # load: sdebug-poll
 # ledger: io_uring hipri-all io_uring-qd1
+# ab: io_uring hipri-all io_uring-qd1
 # precondition: yes
 # needs: module scsi_debug, param scsi_debug poll_queues
 # own-functions: scsi_debug_.*|sdebug_.*|sdeb_.*|schedule_resp|resp_.*|do_device_access|fill_from_dev_buffer|fetch_to_dev_buffer|check_device_access_params|lba2fake_store|devip2sip
