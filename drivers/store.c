@@ -5,11 +5,10 @@
  * A store is a flat table of page addresses, one per PAGE_SIZE of capacity,
  * so a lookup is one load (brd walks an xarray). Pages come at load
  * (prealloc) or on first write; a hole reads as zeros. Writers take the
- * striped bit lock of the store page they write, so two writers of one
+ * bit lock in the slot of the store page they write, so two writers of one
  * logical block (never larger than a page) cannot interleave. Readers take
- * no lock:
- * a discarded page is freed by call_rcu() only after every reader that could
- * see it is gone.
+ * no lock: a discarded page is freed by call_rcu() only after every reader
+ * that could see it is gone.
  *
  * The front ends' pages (bio_vecs of a bio, a request or a passthrough
  * buffer) move through ramlld_store_rw_page() (store_impl.h); fill, compare
@@ -58,7 +57,7 @@ static void **ramlld_store_alloc_table(unsigned long nr_pages)
 
 struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc)
 {
-	static struct lock_class_key stripes_key;
+	static struct lock_class_key slots_key;
 	struct ramlld_store *store;
 	unsigned long i, needed;
 
@@ -68,8 +67,7 @@ struct ramlld_store *ramlld_store_create(u64 capacity_bytes, bool prealloc)
 	store->prealloc = prealloc;
 	store->capacity = capacity_bytes;
 	store->nr_pages = DIV_ROUND_UP_ULL(capacity_bytes, PAGE_SIZE);
-	lockdep_init_map(&store->stripes_map, "ramlld_store_stripe",
-			 &stripes_key, 0);
+	lockdep_init_map(&store->slots_map, "ramlld_store_slot", &slots_key, 0);
 
 	/*
 	 * Refuse what cannot fit before taking it: grabbing all memory page by
@@ -123,7 +121,8 @@ void ramlld_store_destroy(struct ramlld_store *store)
 
 /*
  * Give the hole at idx a zeroed page (or find the one a concurrent writer
- * gave it). may_sleep picks GFP_NOIO (never recursing into I/O, never the
+ * gave it): its address, or NULL. The page is had with the slot unlocked
+ * and put in under its lock. may_sleep picks GFP_NOIO (never recursing into I/O, never the
  * OOM killer thanks to __GFP_NORETRY) or, for callers that cannot sleep,
  * GFP_NOWAIT: no direct reclaim and no dip into the reserves the kernel
  * keeps for its own atomic work (one WRITE SAME may want thousands of pages).
@@ -131,8 +130,9 @@ void ramlld_store_destroy(struct ramlld_store *store)
 void *ramlld_store_alloc_page(struct ramlld_store *store, unsigned long idx,
 			      bool may_sleep)
 {
+	unsigned long *slot = ramlld_store_slot(store, idx);
 	unsigned long page;
-	void *old;
+	void *addr;
 	gfp_t gfp;
 
 	/*
@@ -146,26 +146,32 @@ void *ramlld_store_alloc_page(struct ramlld_store *store, unsigned long idx,
 	page = get_zeroed_page(gfp | __GFP_NOWARN);
 	if (!page)
 		return NULL;
-	old = cmpxchg(&store->pages[idx], NULL, (void *)page);
-	if (old) {
-		free_page(page);
-		return old;
+	ramlld_store_lock(store, slot, 0);
+	addr = ramlld_slot_page(slot);
+	if (!addr) {
+		addr = (void *)page;
+		page = 0;
+		WRITE_ONCE(*slot, (unsigned long)addr | RAMLLD_SLOT_LOCKED);
 	}
-	return (void *)page;
+	ramlld_store_unlock(store, slot);
+	if (page)
+		free_page(page);
+	return addr;
 }
 
 /*
  * The store page at idx locked for writing in place, given a page if it is a
- * hole: its address with the stripe held, or NULL (no memory) with nothing
- * held. The allocation comes outside the stripe: it may sleep.
+ * hole: its address with the slot locked, or NULL (no memory) with nothing
+ * held. The allocation comes outside the lock: it may sleep.
  */
 static void *ramlld_store_lock_page(struct ramlld_store *store,
 				    unsigned long idx, bool may_sleep)
 {
 	void *addr;
 
-	/* a discard may empty the slot again before the stripe is ours */
-	while (!(addr = ramlld_store_lock_present(store, idx))) {
+	/* a discard may empty the slot again before the lock is ours */
+	while (!(addr = ramlld_store_lock_present(store,
+						  ramlld_store_slot(store, idx)))) {
 		if (!ramlld_store_alloc_page(store, idx, may_sleep))
 			return NULL;
 	}
@@ -181,8 +187,8 @@ int ramlld_store_write_hole(struct ramlld_store *store, u64 pos,
 
 	if (unlikely(!addr))
 		return -ENOMEM;
-	ramlld_store_write_locked(store, idx, addr + offset_in_page(pos), bpage,
-				  boff, len);
+	ramlld_store_write_locked(store, ramlld_store_slot(store, idx),
+				  addr + offset_in_page(pos), bpage, boff, len);
 	return 0;
 }
 
@@ -239,17 +245,19 @@ int ramlld_store_discard(struct ramlld_store *store, u64 pos, u64 len)
 		unsigned long idx = pos >> PAGE_SHIFT;
 		unsigned int off = offset_in_page(pos);
 		unsigned int chunk = min_t(u64, len, PAGE_SIZE - off);
+		unsigned long *slot = ramlld_store_slot(store, idx);
 		void *addr;
 
-		ramlld_store_lock(store, idx, 0);
-		addr = READ_ONCE(store->pages[idx]);
+		ramlld_store_lock(store, slot, 0);
+		addr = ramlld_slot_page(slot);
 		if (addr && (chunk < PAGE_SIZE || store->prealloc)) {
 			memset(addr + off, 0, chunk);
 			addr = NULL;
 		} else if (addr) {
-			WRITE_ONCE(store->pages[idx], NULL);
+			/* a hole, still locked */
+			WRITE_ONCE(*slot, RAMLLD_SLOT_LOCKED);
 		}
-		ramlld_store_unlock(store, idx);
+		ramlld_store_unlock(store, slot);
 		if (addr)
 			call_rcu(&virt_to_page(addr)->rcu_head,
 				 ramlld_store_free_page_rcu);
@@ -280,7 +288,7 @@ int ramlld_store_fill(struct ramlld_store *store, u64 pos, u64 len,
 			return -ENOMEM;
 		for (o = off; o < off + chunk; o += block_len)
 			memcpy(addr + o, block, block_len);
-		ramlld_store_unlock(store, idx);
+		ramlld_store_unlock(store, ramlld_store_slot(store, idx));
 		pos += chunk;
 		len -= chunk;
 	}
@@ -297,9 +305,9 @@ u64 ramlld_store_mapped_run(struct ramlld_store *store, u64 pos, u64 len,
 	if (unlikely(!ramlld_store_range_ok(store, pos, len) || !len))
 		return 0;
 	/* a snapshot: slots change under concurrent writes and discards */
-	m = READ_ONCE(store->pages[idx]);
+	m = ramlld_store_page(store, idx);
 	run = PAGE_SIZE - offset_in_page(pos);
-	while (run < len && !READ_ONCE(store->pages[++idx]) == !m)
+	while (run < len && !ramlld_store_page(store, ++idx) == !m)
 		run += PAGE_SIZE;
 	*mapped = m;
 	return min(run, len);
@@ -317,7 +325,7 @@ static unsigned int ramlld_store_compare_chunk(struct ramlld_store *store,
 	unsigned int i = n;
 
 	rcu_read_lock_sched();
-	addr = READ_ONCE(store->pages[idx]);
+	addr = ramlld_store_page(store, idx);
 	if (addr) {
 		if (memcmp(addr + off, buf, n))
 			for (i = 0; i < n && addr[off + i] == buf[i]; i++)
@@ -385,26 +393,22 @@ int ramlld_store_compare_bvec(struct ramlld_store *store, u64 pos,
 	return 0;
 }
 
-/*
- * Lock the stripes of store pages first..last (at most two: consecutive
- * pages never share a stripe), the lower stripe first.
- */
+/* Lock the slots of store pages first..last (at most two), the lower first. */
 static void ramlld_store_lock_two(struct ramlld_store *store,
 				  unsigned long first, unsigned long last)
 {
-	if (ramlld_store_stripe(store, first) > ramlld_store_stripe(store, last))
-		swap(first, last);
-	ramlld_store_lock(store, first, 0);
+	ramlld_store_lock(store, ramlld_store_slot(store, first), 0);
 	if (last != first)
-		ramlld_store_lock(store, last, SINGLE_DEPTH_NESTING);
+		ramlld_store_lock(store, ramlld_store_slot(store, last),
+				  SINGLE_DEPTH_NESTING);
 }
 
 static void ramlld_store_unlock_two(struct ramlld_store *store,
 				    unsigned long first, unsigned long last)
 {
 	if (last != first)
-		ramlld_store_unlock(store, last);
-	ramlld_store_unlock(store, first);
+		ramlld_store_unlock(store, ramlld_store_slot(store, last));
+	ramlld_store_unlock(store, ramlld_store_slot(store, first));
 }
 
 int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,
@@ -420,7 +424,7 @@ int ramlld_store_compare_and_write(struct ramlld_store *store, u64 pos,
 		return -EINVAL;
 	last = (pos + len - 1) >> PAGE_SHIFT;
 	/*
-	 * Every writer of these pages takes their stripe, so nothing writes
+	 * Every writer of these pages takes their lock, so nothing writes
 	 * them between the compare and the write. Readers take no lock: one
 	 * may see the write half done, as with any write.
 	 */
@@ -430,10 +434,10 @@ again:
 	if (ret || ramlld_store_throw_away(store, true))
 		goto out;
 	for (idx = first; idx <= last; idx++) {
-		if (READ_ONCE(store->pages[idx]))
+		if (ramlld_store_page(store, idx))
 			continue;
 		/*
-		 * A hole that matched gets its page with the stripes let go
+		 * A hole that matched gets its page with the locks let go
 		 * (the allocator must not run with preemption off on
 		 * PREEMPT_RT), then the compare runs again: another writer
 		 * may have come in between.
@@ -446,7 +450,7 @@ again:
 	for (done = 0; done < len;) {
 		unsigned int off = offset_in_page(pos + done);
 		unsigned int n = min_t(u32, len - done, PAGE_SIZE - off);
-		void *addr = READ_ONCE(store->pages[(pos + done) >> PAGE_SHIFT]);
+		void *addr = ramlld_store_page(store, (pos + done) >> PAGE_SHIFT);
 
 		memcpy(addr + off, data + done, n);
 		done += n;

@@ -6,8 +6,9 @@
  *
  * The store: a flat table of pages, one per PAGE_SIZE of capacity, allocated
  * at creation (prealloc) or on first write, never on read (a hole reads as
- * zeros). Writers serialise per store page on a striped bit lock so that
- * concurrent writes to one logical block never mix; readers take no lock.
+ * zeros). Writers serialise per store page on a bit lock in its slot so
+ * that concurrent writes to one logical block never mix; readers take no
+ * lock.
  * Discarded pages are freed after an RCU grace period.
  */
 #ifndef RAMLLD_STORE_H

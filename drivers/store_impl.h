@@ -18,25 +18,20 @@
 #include "compat.h"		/* ramlld_kmap(), nth_page(): the host shim has its own */
 #endif
 
-#define RAMLLD_LOCK_STRIPES	256	/* power of two */
-
-/*
- * Bit 0 of lock is a bit spinlock over the writers of the store pages hashed
- * here: inlined, where spin_lock() and spin_unlock() are two out-of-line
- * calls on a preemptible kernel. The word holds nothing else, so the holder
- * clears the bit without an atomic operation. Held with preemption off, as
- * spin_lock() would have it, over at most one page's copy (compare-and-write:
- * a compare and a copy of at most a page).
- */
-struct ramlld_lock_stripe {
-	unsigned long lock;
-} ____cacheline_aligned_in_smp;
-
 /*
  * pages[] holds each page's kernel address, not its struct page: store
  * pages are never highmem (no __GFP_HIGHMEM), so the address is the one a
- * copy needs and a lookup is one load.
+ * copy needs and a lookup is one load. Bit 0 of a slot (page addresses are
+ * page aligned) is a bit spinlock over that page's writers, as hlist_bl
+ * keeps one in its heads: the lock is the word the writer loads anyway, so
+ * taking it costs one atomic and no lock address of its own. Whoever holds
+ * it is the only one to change the slot, so the holder clears the bit
+ * without an atomic operation. Held with preemption off, as spin_lock()
+ * would have it, over at most one page's copy (compare-and-write: a compare
+ * and a copy of at most a page).
  */
+#define RAMLLD_SLOT_LOCKED	1UL
+
 struct ramlld_store {
 	void **pages;			/* nr_pages slots; NULL is a hole */
 	bool prealloc;
@@ -44,29 +39,40 @@ struct ramlld_store {
 	bool throw_away_writes;		/* writes store nothing (run time) */
 	u64 capacity;			/* bytes */
 	unsigned long nr_pages;
-	struct lockdep_map stripes_map;	/* the stripes, one lock class for lockdep */
-	struct ramlld_lock_stripe locks[RAMLLD_LOCK_STRIPES];
+	struct lockdep_map slots_map;	/* the slots' locks, one lock class for lockdep */
 };
 
-static inline unsigned long *ramlld_store_stripe(struct ramlld_store *store,
-						 unsigned long idx)
+static inline unsigned long *ramlld_store_slot(struct ramlld_store *store,
+					       unsigned long idx)
 {
-	return &store->locks[idx & (RAMLLD_LOCK_STRIPES - 1)].lock;
+	return (unsigned long *)&store->pages[idx];
 }
 
-/* Take the stripe of store page idx; subclass 1 for a second one held. */
-static __always_inline void ramlld_store_lock(struct ramlld_store *store,
-					      unsigned long idx, int subclass)
+/* A slot's page, lock bit cleared: its address, or NULL for a hole. */
+static __always_inline void *ramlld_slot_page(const unsigned long *slot)
 {
-	bit_spin_lock(0, ramlld_store_stripe(store, idx));
-	lock_acquire_exclusive(&store->stripes_map, subclass, 0, NULL, _THIS_IP_);
+	return (void *)(READ_ONCE(*slot) & ~RAMLLD_SLOT_LOCKED);
+}
+
+static inline void *ramlld_store_page(struct ramlld_store *store,
+				      unsigned long idx)
+{
+	return ramlld_slot_page(ramlld_store_slot(store, idx));
+}
+
+/* Lock a slot of store; subclass 1 for a second one held. */
+static __always_inline void ramlld_store_lock(struct ramlld_store *store,
+					      unsigned long *slot, int subclass)
+{
+	bit_spin_lock(0, slot);
+	lock_acquire_exclusive(&store->slots_map, subclass, 0, NULL, _THIS_IP_);
 }
 
 static __always_inline void ramlld_store_unlock(struct ramlld_store *store,
-						unsigned long idx)
+						unsigned long *slot)
 {
-	lock_release(&store->stripes_map, _THIS_IP_);
-	__bit_spin_unlock(0, ramlld_store_stripe(store, idx));
+	lock_release(&store->slots_map, _THIS_IP_);
+	__bit_spin_unlock(0, slot);
 }
 
 static inline bool ramlld_store_range_ok(const struct ramlld_store *store,
@@ -88,20 +94,22 @@ void *ramlld_store_alloc_page(struct ramlld_store *store, unsigned long idx,
 			      bool may_sleep);
 
 /*
- * The store page at idx locked for writing in place: its address with the
- * stripe held, or NULL with nothing held when it is a hole. The slot is read
- * under the stripe, which a discard takes to empty it.
+ * The page of a slot locked for writing in place: its address with the slot
+ * locked, or NULL with nothing held when it is a hole. The address is read
+ * under the lock, which a discard takes to empty the slot.
  */
 static __always_inline void *ramlld_store_lock_present(struct ramlld_store *store,
-						       unsigned long idx)
+						       unsigned long *slot)
 {
-	void *addr;
+	unsigned long held;
 
-	ramlld_store_lock(store, idx, 0);
-	addr = READ_ONCE(store->pages[idx]);
-	if (unlikely(!addr))
-		ramlld_store_unlock(store, idx);
-	return addr;
+	ramlld_store_lock(store, slot, 0);
+	held = READ_ONCE(*slot);	/* the page's address + the lock bit */
+	if (unlikely(held == RAMLLD_SLOT_LOCKED)) {
+		ramlld_store_unlock(store, slot);
+		return NULL;
+	}
+	return (void *)(held - RAMLLD_SLOT_LOCKED);
 }
 
 /*
@@ -118,9 +126,9 @@ static __always_inline void ramlld_store_copy(void *dst, const void *src,
 		memcpy(dst, src, len);
 }
 
-/* Copy len bytes at boff of bpage to dst in locked store page idx; unlock. */
+/* Copy len bytes at boff of bpage to dst in the page of a locked slot; unlock. */
 static __always_inline void ramlld_store_write_locked(struct ramlld_store *store,
-						      unsigned long idx, void *dst,
+						      unsigned long *slot, void *dst,
 						      struct page *bpage,
 						      unsigned int boff,
 						      unsigned int len)
@@ -129,7 +137,7 @@ static __always_inline void ramlld_store_write_locked(struct ramlld_store *store
 
 	ramlld_store_copy(dst, buf + boff, len);
 	ramlld_kunmap(buf);
-	ramlld_store_unlock(store, idx);
+	ramlld_store_unlock(store, slot);
 }
 
 /* ramlld_store_rw_page()'s write to a hole (store.c): 0 or -ENOMEM. */
@@ -145,8 +153,8 @@ int ramlld_store_write_hole(struct ramlld_store *store, u64 pos,
  * instructions where rcu_read_lock() under PREEMPT_RCU is two calls. A
  * writer maps bpage only once the store page is there: the allocation may
  * sleep, and before 5.11 a highmem mapping is kmap_atomic(), which must not.
- * A writer holds the page's stripe, with which a discard empties its slot:
- * no RCU section.
+ * A writer holds the slot's lock, with which a discard empties it: no RCU
+ * section.
  */
 static __always_inline int ramlld_store_rw_page(struct ramlld_store *store,
 						u64 pos, struct page *bpage,
@@ -154,23 +162,23 @@ static __always_inline int ramlld_store_rw_page(struct ramlld_store *store,
 						unsigned int len, bool write,
 						bool may_sleep)
 {
-	unsigned long idx = pos >> PAGE_SHIFT;
+	unsigned long *slot = ramlld_store_slot(store, pos >> PAGE_SHIFT);
 	unsigned int soff = offset_in_page(pos);
 	void *addr, *buf;
 
 	if (write) {
-		addr = ramlld_store_lock_present(store, idx);
+		addr = ramlld_store_lock_present(store, slot);
 		/* a call last: nothing lives across it, nothing to save here */
 		if (unlikely(!addr))
 			return ramlld_store_write_hole(store, pos, bpage, boff,
 						       len, may_sleep);
-		ramlld_store_write_locked(store, idx, addr + soff, bpage, boff,
+		ramlld_store_write_locked(store, slot, addr + soff, bpage, boff,
 					  len);
 		return 0;
 	}
 	buf = ramlld_kmap(bpage);
 	rcu_read_lock_sched();
-	addr = READ_ONCE(store->pages[idx]);
+	addr = ramlld_slot_page(slot);
 	if (likely(addr))
 		ramlld_store_copy(buf + boff, addr + soff, len);
 	else

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: drivers/store.c host unit tests: every verb's ranges, a hole's page failing to come, the gfp per context, discard, throw-away, compare-and-write, threads racing writes, discards, fills and compare-and-write on the stripes
+# what: drivers/store.c host unit tests: every verb's ranges, a hole's page failing to come, the gfp per context, discard, throw-away, compare-and-write, threads racing writes, discards, fills and compare-and-write on the slots' locks
 # where: host
 # requires: cc
 # timeout: 120

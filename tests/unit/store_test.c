@@ -7,7 +7,7 @@
  * discard freeing or zeroing, throw-away, and compare-and-write's match,
  * miscompare offset and atomicity contract (nothing written on a mismatch or
  * a failure). After every call no lock, RCU reader or kmap may be left held.
- * Threads race writes, discards, fills and compare-and-write on the stripes'
+ * Threads race writes, discards, fills and compare-and-write on the slots'
  * real atomics (test_concurrent).
  *
  *   cc -pthread -Wall -Wextra -Werror -fsanitize=address,undefined \
@@ -32,7 +32,7 @@ gfp_t shim_last_gfp;
 long shim_pages_live;
 __thread int shim_locks_held, shim_rcu_readers, shim_kmaps, shim_rcu_calls;
 __thread bool shim_yield;
-/* page allocations asked for with a stripe held (PREEMPT_RT forbids them) */
+/* page allocations asked for with a slot locked (PREEMPT_RT forbids them) */
 static long shim_allocs_locked;
 /* the allocator's state, for the concurrency test's threads */
 static pthread_mutex_t shim_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -581,7 +581,7 @@ static void test_compare_and_write(void)
 	CHECK_EQ(ramlld_store_compare_and_write(s, 512, data, old, 1024, &mm), 0);
 	CHECK_EQ(byte_at(s, 512 + 700), old[700]);
 
-	/* over two pages (stripes taken in order), the second a hole */
+	/* over two pages (slots locked in order), the second a hole */
 	CHECK_EQ(ramlld_store_compare_and_write(s, 2 * PAGE_SIZE - 256, cmp, data,
 						512, &mm), 0);
 	CHECK_RELEASED();
@@ -627,7 +627,7 @@ static void test_compare_and_write(void)
 }
 
 /*
- * Threads at once on one store, through the stripes' real atomics (the
+ * Threads at once on one store, through the slots' real atomics (the
  * shim's bit locks): whole-page writes to one page, 512-byte writes into
  * another, fills of a third, discards of a fourth that others write (ASan
  * catches a write into a page already freed), and compare-and-write
@@ -747,8 +747,8 @@ static void test_concurrent(void)
 	CHECK(byte_at(s, 0) && uniform(s, 0, PAGE_SIZE, PAGE_SIZE));
 	CHECK(byte_at(s, 2 * PAGE_SIZE) && uniform(s, 2 * PAGE_SIZE, PAGE_SIZE, 512));
 	CHECK(byte_at(s, 3 * PAGE_SIZE) && uniform(s, 3 * PAGE_SIZE, PAGE_SIZE, PAGE_SIZE));
-	for (i = 0, held = 0; i < RAMLLD_LOCK_STRIPES; i++)
-		held += s->locks[i].lock != 0;
+	for (i = 0, held = 0; i < NPAGES; i++)
+		held += (unsigned long)s->pages[i] & RAMLLD_SLOT_LOCKED;
 	CHECK_EQ(held, 0);
 	CHECK_RELEASED();
 	done(s);

@@ -221,7 +221,7 @@ static inline void lock_acquire_exclusive(struct lockdep_map *map, int subclass,
 	(void)trylock;
 	(void)nest;
 	(void)ip;
-	/* a second stripe held must say so, as lockdep wants */
+	/* a second slot held must say so, as lockdep wants */
 	assert(subclass == (shim_locks_held ? SINGLE_DEPTH_NESTING : 0));
 	shim_locks_held++;
 }
