@@ -212,6 +212,10 @@ def render(run, plots):
           "mq-deadline, add_random=1; the knob guest, completions on one CPU):", ""]
     L += [table(head, rows) if rows else "The knob table is not in this run (section The knob "
           "table says why).", ""]
+    if rows and not run.parallel:
+        L += ["rq_affinity steers completions towards the submitting CPU: what it changes is work on "
+              "CPUs running at once, which vCPUs taking turns (TCG) do not do. Its \"no effect\" "
+              "holds for this guest, not for hardware (`compare/run --host DEV --clock host`).", ""]
     rows = path_rows(run)
     if rows:
         # on the exact clock IOPS is only 10^9 over the count: the count alone is shown
