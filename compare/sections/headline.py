@@ -78,8 +78,14 @@ def lines(run):
     nd = 0 if run.exact else 2  # an instruction count to the instruction, µs to 1/100
     P = f["paths"]
     unit = f["unit"]
-    prec = (f"exact clock: each figure an instruction count, its runs within {EXACT_AGREE_PCT} %"
-            if run.exact else "host clock: /proc/stat's busy time")
+    spreads = [P[p][k] for p, _ in PATHS for k in ("spread_pct_defaults", "spread_pct_tuned")
+               if P[p][k] is not None]
+    agree = (f"their runs at most {max(spreads):.2f} % apart" if spreads else
+             "one run each (section Determinism: the run's spot check)")
+    if run.exact and spreads and max(spreads) > EXACT_AGREE_PCT:
+        agree += f", over the exact clock's {EXACT_AGREE_PCT} %: not exact"
+    prec = (f"exact clock: each figure an instruction count, {agree}" if run.exact
+            else f"host clock: /proc/stat's busy time, {agree}")
 
     def x(v):
         return "-" if v is None else f"{v:.2f}x"
@@ -99,9 +105,9 @@ def lines(run):
         f"**{x(sd['x_bio_tuned'])}** with no I/O scheduler in the path (seed 001's tuning: "
         f"scheduler none, rq_affinity=2, add_random=0), {x(sd['x_bio_defaults'])} under the "
         "kernel's defaults, where mq and sd go through mq-deadline and bio through no "
-        "scheduler; the tuning column is that difference, mostly the scheduler's (the knob "
-        "table gives each knob's share).", "",
-        table(["path", "kernel's defaults", "seed 001's tuning", "tuning", "over the path below "
+        "scheduler; the tuned − defaults column is that difference (the knob table gives each "
+        "knob's share of it).", "",
+        table(["path", "kernel's defaults", "seed 001's tuning", "tuned − defaults", "over the path below "
                "(tuned)", "x bio tuned (defaults)"], rows, "lrrrrr"), "",
         f"*Measured by `{run.meta.get('command', 'compare/run').strip()}`, tree "
         f"{run.meta.get('git', '-')}, {run.meta.get('code', 'code not recorded')}; clock: "
