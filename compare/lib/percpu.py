@@ -112,7 +112,7 @@ def one(s, base):
               if base["layers"][f] in LAYERS_SHOWN}
         for f in set(funcs) | set(bf):
             d = {c: funcs.get(f, {}).get(c, 0) - bf.get(f, {}).get(c, 0) for c in cpus}
-            if any(abs(v) >= 0.5 for v in d.values()):
+            if any(abs(v) >= 1 for v in d.values()):
                 added[f] = d
     irq_cpu = s.get("irq_cpu")
     out = dict(s, cpus=cpus, by_cpu=by_cpu, total=total, busiest=busiest,
