@@ -11,6 +11,7 @@ import statistics
 
 from lib import fio
 from lib.env import read_env
+from lib.facts import lines_of, read as read_facts, value as kv
 from lib.fmt import table
 
 EVENTS = ("instructions:u", "instructions:k", "cycles:u", "cycles:k")
@@ -81,27 +82,10 @@ def cells(root):
 
 def facts(root):
     """The facts file's lines of the first record (before the run) and the vectors after it."""
-    before, after, cur = [], [], None
-    try:
-        with open(os.path.join(root, "facts.txt"), encoding="utf-8") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                if line.startswith("# before"):
-                    cur = before
-                elif line.startswith("# after"):
-                    cur = after
-                elif cur is not None:
-                    cur.append(line)
-    except OSError:
+    records = read_facts(os.path.join(root, "facts.txt"))
+    if records is None:
         return None
-    return before, after
-
-
-def kv(lines, key):
-    for line in lines:
-        if line.startswith(key + " "):
-            return line[len(key) + 1:]
-    return "-"
+    return lines_of(records, "before"), lines_of(records, "after")
 
 
 def fmt(x, nd=0):

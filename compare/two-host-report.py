@@ -9,21 +9,7 @@ import sys
 
 from lib import fio
 from lib.env import read_env
-
-
-def facts_file(path):
-    """KEY -> VALUE of a facts.txt's "KEY VALUE" lines (the first line of a key wins); {}
-    without the file."""
-    d = {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                k, s, v = line.rstrip("\n").partition(" ")
-                if s and k not in d:
-                    d[k] = v
-    except OSError:
-        pass
-    return d
+from lib.facts import lines_of, read as read_facts, value
 
 
 def measure(path):
@@ -62,15 +48,15 @@ def main():
     for name in sorted(os.listdir(hroot)):
         d = os.path.join(hroot, name)
         role = read_env(os.path.join(d, "role")).get("role", "?")
-        facts = facts_file(os.path.join(d, "facts.txt"))
+        facts = lines_of(read_facts(os.path.join(d, "facts.txt")) or [], "")
         hosts.append((0 if role == "target" else 1, name, role, facts, measure(os.path.join(d, "measure.txt"))))
     hosts.sort()
 
     lines += ["## Hosts", "", "| host | role | kernel | CPU | online CPUs | frequency governors | PMU |", "|---|---|---|---|---|---|---|"]
     for _, name, role, facts, _m in hosts:
-        pmu = "yes" if facts.get("pmu") == "yes" else f"no PMU here ({facts.get('pmu_why', '?')})"
-        lines.append(f"| {name} | {role} | {facts.get('kernel', '?')} | {facts.get('cpu_model', '?')} | "
-                     f"{facts.get('cpus_online', '?')} | {facts.get('governors', '?')} | {pmu} |")
+        pmu = "yes" if value(facts, "pmu", None) == "yes" else f"no PMU here ({value(facts, 'pmu_why', '?')})"
+        lines.append(f"| {name} | {role} | {value(facts, 'kernel', '?')} | {value(facts, 'cpu_model', '?')} | "
+                     f"{value(facts, 'cpus_online', '?')} | {value(facts, 'governors', '?')} | {pmu} |")
     lines.append("")
 
     lines += ["## fio (fio --client; fio.json's client_stats, one entry a server)", "",
