@@ -39,9 +39,10 @@ starts) and the guest itself outnumber the CPUS (--host-cpus), so each guest's t
 TIMEOUT_FACTOR times its estimate times max(1, (LOAD + 1) / CPUS). The factor covers the load
 growing during the run; the stretch, a host already busy when it starts.
 """
-import argparse
 import math
 import sys
+
+from lib import cli
 
 TIMEOUT_FACTOR = 4
 TIMEOUT_MIN = 1800
@@ -272,16 +273,8 @@ def human(seconds):
     return f"~{m / 60:.1f} h"
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A usage error as one line naming the problem (exit 2), not the usage block."""
-    def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def main():
-    ap = OneLineParser(prog="compare/estimate.py", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap = cli.parser("compare/estimate.py", __doc__)
     ap.add_argument("--clock", required=True, choices=["icount", "host"])
     ap.add_argument("--targets-tsv", required=True, help="guest-run --list-targets's output")
     ap.add_argument("--host-load", type=float, default=0.0, metavar="LOAD",

@@ -30,7 +30,7 @@ import sys
 import time
 
 import knobs  # (compare/knobs.py: the measurement)
-from lib import doc, knobtable  # (the one report writer; the configurations and the section)
+from lib import cli, doc, knobtable  # (the one report writer; the configurations and the section)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,16 +39,8 @@ def report(out_dir):
     return doc.write(os.path.join(out_dir, "knobs.md"), knobtable.markdown(out_dir, level="#"))
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """A usage error as one line naming the problem (exit 2), not the usage block."""
-    def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def main():
-    ap = OneLineParser(prog="tools/knob-table", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap = cli.parser("tools/knob-table", __doc__)
     ap.add_argument("--runtime", type=int, default=3, help="seconds per run (default 3)")
     ap.add_argument("--repeats", type=int, default=2, help="default 2")
     ap.add_argument("--procs-per-cpu", type=int, default=4,
