@@ -169,8 +169,7 @@ def main(argv):
         print(f"kernels.py: '{root}' is not a folder of compare/run --kernels", file=sys.stderr)
         return 2
     res = build(root)
-    with open(os.path.join(root, "kernels.json"), "w") as f:
-        json.dump(res, f, indent=1, default=str)
+    doc.write_json(os.path.join(root, "kernels.json"), res)
     md = doc.write(os.path.join(root, "kernels.md"), report_md(res))
     print(md, end="")
     print(f"kernels.py: {os.path.join(root, 'kernels.md')}")

@@ -13,7 +13,6 @@ vCPU the whole path's; with N vCPUs (N fio jobs, one a CPU) every CPU's, the vCP
 on the one instruction-counted clock.
 """
 
-import json
 import os
 import sys
 
@@ -263,8 +262,7 @@ def main(argv):
         print(f"ledger.py: '{root}' has no ledger.tsv (compare/run --ledger writes it)", file=sys.stderr)
         return 2
     res = build(root)
-    with open(os.path.join(root, "ledger.json"), "w") as f:
-        json.dump(res, f, indent=1, default=str)
+    doc.write_json(os.path.join(root, "ledger.json"), res)
     md = doc.write(os.path.join(root, "ledger.md"), markdown(res))
     print(md, end="")
     return 0

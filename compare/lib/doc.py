@@ -3,6 +3,7 @@
 results.md, ab.md, kernels.md, ledger.md, ledger-kernels.md, knobs.md, ladder.md): a report is
 a list of markdown lines (tables from lib/fmt.py's table()), written here."""
 
+import json
 import os
 
 from .html import convert
@@ -24,3 +25,10 @@ def write(path, lines, html_title=None):
         with open(path[:-len(".md")] + ".html", "w", encoding="utf-8") as f:
             f.write(convert(md, os.path.dirname(path) or ".", html_title))
     return md
+
+
+def write_json(path, data):
+    """Writes a report's figures to path as JSON (indented by 1, a value JSON lacks as its
+    text), beside the markdown write() makes of them."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, default=str)

@@ -3,7 +3,6 @@
 kernel storage stack built over ramlld's mq disk, each rung's figures, its increment over the
 rung it is built on, and that increment split by layer from the rung's perf profile."""
 
-import json
 import os
 import re
 
@@ -368,8 +367,7 @@ def stack_ladder_main(d):
     L = [f"# The cost ladder ({meta['kernel']}, {meta['cpus']} CPUs, {meta['clock']}; "
          f"{meta['runtime']} s runs after {meta['ramp']} s ramp)", ""] + markdown(sec, notes)
     doc.write(os.path.join(d, "ladder.md"), L)
-    with open(os.path.join(d, "ladder.json"), "w", encoding="utf-8") as f:
-        json.dump(sec, f, indent=1, default=str)
+    doc.write_json(os.path.join(d, "ladder.json"), sec)
     print("\n".join(L))
 
 
