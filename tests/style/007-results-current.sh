@@ -28,8 +28,9 @@ PY
 }
 
 # the check can fail: a results.json of other code names each part
+targets=${head##*targets:}
 printf '{"code": "module:000000000000 targets:%s workloads:000000000000"}\n' \
-	"$(sed 's/.*targets:\([^ ]*\).*/\1/' <<< "$head")" > "$RESULTS/scratch.json"
+	"${targets%% *}" > "$RESULTS/scratch.json"
 got=$(stale "$RESULTS/scratch.json")
 case $got in
 "module (published 000000000000, HEAD "*") workloads (published 000000000000, HEAD "*")") echo "ok: a scratch results.json of other code: $got" ;;
