@@ -14,8 +14,8 @@ import os
 import sys
 
 from lib.fmt import fmt, pm, table  # (the same as every report)
-from lib import doc
-from lib.env import read_env
+from lib import cli, doc
+from lib.env import kernels_folder
 from lib.results import clock_text
 from lib.stats import ratio
 
@@ -23,9 +23,7 @@ SCSI = "ramlld-sd"
 
 
 def load(root):
-    meta = read_env(os.path.join(root, "meta.env"))
-    kernels = meta.get("kernels", "").split() or sorted(
-        d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "results.json")))
+    meta, kernels = kernels_folder(root, "results.json")
     runs = []
     for k in kernels:
         path = os.path.join(root, k, "results.json")
@@ -158,19 +156,10 @@ def report_md(res):
 
 
 def main(argv):
-    if any(a in ("-h", "--help") for a in argv):
-        print(__doc__.strip())
-        return 0
-    if len(argv) != 1 or argv[0].startswith("-"):
-        print("kernels.py: give one results folder\n" + __doc__.strip(), file=sys.stderr)
-        return 2
-    root = argv[0]
-    if not os.path.isfile(os.path.join(root, "meta.env")):
-        print(f"kernels.py: '{root}' is not a folder of compare/run --kernels", file=sys.stderr)
-        return 2
+    root = cli.one_folder(argv, "kernels.py", __doc__, "meta.env",
+                          "is not a folder of compare/run --kernels")
     res = build(root)
-    doc.write_json(os.path.join(root, "kernels.json"), res)
-    md = doc.write(os.path.join(root, "kernels.md"), report_md(res))
+    md = doc.write(os.path.join(root, "kernels.md"), report_md(res), data=res)
     print(md, end="")
     print(f"kernels.py: {os.path.join(root, 'kernels.md')}")
     return 0 if all(r["release"] is not None for r in res["rows"]) else 1

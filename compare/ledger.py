@@ -18,8 +18,8 @@ import sys
 
 from lib.fmt import fmt, table  # (the same as every report)
 from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols
-from lib import doc
-from lib.env import read_env
+from lib import cli, doc
+from lib.env import kernels_folder, read_env
 
 def parse_perf(path):
     """{stage: share of the busy samples (%)}, the top symbols, or None."""
@@ -178,9 +178,7 @@ def markdown(res, title="Per-core ledger"):
 
 def kernels_markdown(root):
     """Every kernel's rows side by side: DIR/<kernel>/ledger.tsv of compare/run --kernels."""
-    meta = read_env(os.path.join(root, "meta.env"))
-    ks = meta.get("kernels", "").split() or sorted(
-        d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "ledger.tsv")))
+    meta, ks = kernels_folder(root, "ledger.tsv")
     runs = []
     for k in ks:
         try:
@@ -246,25 +244,15 @@ def kernels_markdown(root):
 
 
 def main(argv):
-    if any(a in ("-h", "--help") for a in argv):
-        print(__doc__.strip())
-        return 0
-    if len(argv) == 2 and argv[0] == "--kernels":
+    if len(argv) == 2 and argv[0] == "--kernels" and argv[1] not in ("-h", "--help"):
         lines, runs = kernels_markdown(argv[1])
         md = doc.write(os.path.join(argv[1], "ledger-kernels.md"), lines)
         print(md, end="")
         return 0 if all(res for _, res in runs) else 1
-    if len(argv) != 1 or argv[0].startswith("-"):
-        print("ledger.py: give one folder\n" + __doc__.strip(), file=sys.stderr)
-        return 2
-    root = argv[0]
-    if not os.path.isfile(os.path.join(root, "ledger.tsv")):
-        print(f"ledger.py: '{root}' has no ledger.tsv (compare/run --ledger writes it)", file=sys.stderr)
-        return 2
+    root = cli.one_folder(argv, "ledger.py", __doc__, "ledger.tsv",
+                          "has no ledger.tsv (compare/run --ledger writes it)")
     res = build(root)
-    doc.write_json(os.path.join(root, "ledger.json"), res)
-    md = doc.write(os.path.join(root, "ledger.md"), markdown(res))
-    print(md, end="")
+    print(doc.write(os.path.join(root, "ledger.md"), markdown(res), data=res), end="")
     return 0
 
 

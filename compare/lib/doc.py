@@ -14,21 +14,18 @@ def text(lines):
     return "\n".join(lines) + "\n"
 
 
-def write(path, lines, html_title=None):
-    """Writes text(lines) to path (a .md file) and, with html_title, the same report as a
-    self-contained .html beside it (its plots, PNGs in path's folder, embedded); returns the
-    text."""
+def write(path, lines, html_title=None, data=None):
+    """Writes text(lines) to path (a .md file); with html_title, the same report as a
+    self-contained .html beside it (its plots, PNGs in path's folder, embedded); with data, the
+    report's figures as a .json beside it (indented by 1, a value JSON lacks as its text).
+    Returns the text."""
     md = text(lines)
     with open(path, "w", encoding="utf-8") as f:
         f.write(md)
     if html_title:
         with open(path[:-len(".md")] + ".html", "w", encoding="utf-8") as f:
             f.write(convert(md, os.path.dirname(path) or ".", html_title))
+    if data is not None:
+        with open(path[:-len(".md")] + ".json", "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, default=str)
     return md
-
-
-def write_json(path, data):
-    """Writes a report's figures to path as JSON (indented by 1, a value JSON lacks as its
-    text), beside the markdown write() makes of them."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, default=str)

@@ -8,6 +8,8 @@ A key written twice keeps its FIRST value: these files are appended to as a run 
 teardown's), and the first line of a key is the one the run's start or its first failure wrote;
 a later line does not replace it. Lines without '=' are left out."""
 
+import os
+
 
 def read_env(path):
     """key -> value of a KEY=VALUE file (the first line of a key wins); {} without the file."""
@@ -21,3 +23,11 @@ def read_env(path):
     except OSError:
         pass
     return d
+
+
+def kernels_folder(root, each):
+    """meta.env of a folder of compare/run --kernels, and its kernels: meta.env's kernels=, or
+    (a folder without it) every subfolder holding the file EACH, in name order."""
+    meta = read_env(os.path.join(root, "meta.env"))
+    return meta, meta.get("kernels", "").split() or sorted(
+        d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, each)))

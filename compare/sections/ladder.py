@@ -366,8 +366,7 @@ def stack_ladder_main(d):
     sec, meta, notes = from_stack_ladder(d)
     L = [f"# The cost ladder ({meta['kernel']}, {meta['cpus']} CPUs, {meta['clock']}; "
          f"{meta['runtime']} s runs after {meta['ramp']} s ramp)", ""] + markdown(sec, notes)
-    doc.write(os.path.join(d, "ladder.md"), L)
-    doc.write_json(os.path.join(d, "ladder.json"), sec)
+    doc.write(os.path.join(d, "ladder.md"), L, data=sec)
     print("\n".join(L))
 
 
