@@ -27,20 +27,8 @@ from lib.results import METRICS, QUEUE_KEYS, load, load_targets, public  # noqa:
 
 def sections():
     """The report, section by section, in order: (name, render(run, plots) -> lines)."""
-    from sections import (bench, breakdown, cells, determinism, environment, files, knobs,
-                          ladder, metal, notes, seed000, seed001, seed002, seed003, seed004,
-                          summary)
-    return [("summary", summary.render), ("environment", environment.render),
-            ("determinism", determinism.render), ("notes", notes.render),
-            ("metal", metal.render),
-            ("bench", bench.render),
-            ("seed-000", seed000.render), ("seed-001", seed001.render),
-            ("seed-002", seed002.render), ("seed-003", seed003.render),
-            ("seed-004", seed004.render), ("knobs", knobs.render), ("ladder", ladder.render),
-            ("targets", cells.targets), ("references", cells.references),
-            ("block-vs-scsi", cells.block_vs_scsi), ("workloads", cells.workloads),
-            ("percore", cells.percore), ("breakdown", breakdown.render),
-            ("files", files.render)]
+    import sections as report_sections
+    return report_sections.report()
 
 
 def markdown(run, plots, title="# ramlld comparison report", intro=()):
@@ -116,8 +104,9 @@ def write(root, publish=None, readme=None, seeds=None):
     if seeds:
         from lib.fmt import table
         from sections import summary
-        report_publish.readme(seeds, report_publish.seeds_block(run, summary.seed_rows(run), table),
-                              report_publish.SEEDS_BEGIN, report_publish.SEEDS_END)
+        block = report_publish.seeds_block(run, summary.seed_rows(run), table,
+                                           [(m.__name__[-3:], m.REPRODUCE) for m in summary.SEEDS])
+        report_publish.readme(seeds, block, report_publish.SEEDS_BEGIN, report_publish.SEEDS_END)
     return run
 
 

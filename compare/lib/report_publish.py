@@ -80,23 +80,13 @@ def readme(path, block, begin, end):
 
 SEEDS_BEGIN = "<!-- verdicts: compare/publish writes this section from the published run -->"
 SEEDS_END = "<!-- verdicts end -->"
-# what each seed's reproduce command selects of the default level (tests/style/006 compares
-# its --plan with the level's cells); the setup (clock, CPUs, runs) is the published run's
-SEED_SELECTION = {
-    "000": "--only " + ",".join(f"seed-000/randrw-{m}-{n}lun" for m, n in
-                                (("25w", 1), ("25w", 4), ("25w", 10), ("25w", 32), ("75w", 10),
-                                 ("75w", 32))),
-    "001": "--only seed-001",
-    "002": "--only seed-002 --targets ramlld-sd",
-    "003": "--only seed-003",
-    "004": "--only seed-004 --targets ramlld-sd,ramlld-sd-tar,sdebug --nluns 1 --capacity-mb 64",
-}
 
 
-def seeds_block(run, seed_rows, table):
+def seeds_block(run, seed_rows, table, selections):
     """docs/seeds.md's section on the published run: its setup, every seed claim's verdict
     (the summary's rows: the same words as docs/results.md) and the command that plans each
-    verdict's setup."""
+    verdict's setup: selections, (seed id, what compare/run selects of the default level) each
+    (the setup, clock, CPUs and runs, is the published run's)."""
     m = run.meta
     clock = "icount" if run.exact else "host"
     setup = (f"--clock {clock} --cpus {m.get('cpus', '1')} --repeats {m.get('repeats', '1')} "
@@ -113,5 +103,5 @@ def seeds_block(run, seed_rows, table):
             "against the default level's and the setup against results.md's Environment).", "",
             table(["the post's claim", "measured here", "verdict"], seed_rows), "",
             "Reproduce the setup of each verdict:", ""]
-            + [f"- seed {sid}: `compare/run {setup} {sel}`" for sid, sel in SEED_SELECTION.items()]
+            + [f"- seed {sid}: `compare/run {setup} {sel}`" for sid, sel in selections]
             + [SEEDS_END])

@@ -8,6 +8,7 @@ from lib.stats import EXACT_AGREE_PCT, mean_bounds95, mean_sd, ratio
 from lib.targets import benches
 
 TITLE = "Bench"
+ORDER = 60
 RR, RW = "randread-4k-qd32", "randwrite-4k-qd32"
 
 

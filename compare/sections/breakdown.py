@@ -10,6 +10,7 @@ from lib.results import torder
 from sections.bench import ceiling_text
 
 TITLE = "Where the time goes"
+ORDER = 150
 SHOWN = ("scsi+sd", "block", "ramlld", "other driver", "copy", "sched+workqueue",
          "other kernel", "user")
 

@@ -207,3 +207,8 @@ def iops_plot(run, plots):
     axs[0][-1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
     axs[0][0].invert_yaxis()  # shared: once for both
     return plots.save(fig, "iops.png")
+
+
+SECTIONS = [(100, "targets", targets), (110, "references", references),
+            (120, "block-vs-scsi", block_vs_scsi), (130, "workloads", workloads),
+            (140, "percore", percore)]

@@ -4,6 +4,7 @@
 from lib.stats import EXACT_AGREE_PCT
 
 TITLE = "Determinism"
+ORDER = 30
 
 
 def bad_cells(run):

@@ -6,6 +6,7 @@ from lib.results import icount_ns
 from lib.stats import EXACT_AGREE_PCT
 
 TITLE = "Environment"
+ORDER = 20
 
 
 def run_span(meta):

@@ -2,6 +2,7 @@
 """Files: what a results folder holds."""
 
 TITLE = "Files"
+ORDER = 160
 
 
 def render(run, plots):

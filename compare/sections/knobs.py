@@ -9,6 +9,7 @@ import os
 from lib import knobtable, percpu
 
 TITLE = "The knob table"
+ORDER = 80
 
 
 def noise(floor, b, v, w_noise):

@@ -15,6 +15,7 @@ from lib.targets import STACK_LADDER, ladder, read_all
 from lib.twonode import SIDES, load as load_two_node
 
 TITLE = "Cost ladder"
+ORDER = 90
 
 # (title, workload, section) of the ladder's columns, under the default profile
 CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),

@@ -5,6 +5,7 @@
 import metal  # (compare/metal.py)
 
 TITLE = "Bare metal"
+ORDER = 50
 
 
 def render(run, plots):

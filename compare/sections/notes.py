@@ -2,6 +2,7 @@
 """Notes: skipped targets, warnings and failures compare/guest-run recorded."""
 
 TITLE = "Notes"
+ORDER = 40
 
 
 def render(run, plots):

@@ -11,6 +11,15 @@ from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement, ratio
 
 TITLE = "Seed 000"
+ORDER = 70
+# the summary's row: the post's claim in a line, what this run's ratio is of
+CLAIM = ("LIO rd_mcp behind tcm_loop: 1.26x the IOPS at 32 LUNs over 10",
+         "LIO, 32 over 10 LUNs")
+# docs/seeds.md's reproduce line: what it selects of the default level (tests/style/006
+# compares its --plan with the level's cells)
+REPRODUCE = "--only " + ",".join(
+    f"seed-000/randrw-{m}-{n}lun"
+    for m, n in (("25w", 1), ("25w", 4), ("25w", 10), ("25w", 32), ("75w", 10), ("75w", 32)))
 WORKLOAD = "seed-000"
 
 SEED000_POST = {("25w", 32): 1185e3, ("75w", 32): 1175e3, ("25w", 10): 944e3, ("75w", 10): 928e3}

@@ -9,6 +9,13 @@ from lib.seed import compute_section, render_section
 from lib.stats import agreement, mean_sd, ratio
 
 TITLE = "Seed 001"
+ORDER = 70
+# the summary's row: the post's claim in a line, what this run's ratio is of
+CLAIM = ("a block LLD does ~2x the IOPS of a SCSI LLD (380K vs 190K, 20 dd per CPU)",
+         "ramlld-bio / ramlld-sd, the dd run")
+# docs/seeds.md's reproduce line: what it selects of the default level (tests/style/006
+# compares its --plan with the level's cells)
+REPRODUCE = "--only seed-001"
 WORKLOAD = "seed-001"
 
 # ---------------------------------------------------------------- seed 001

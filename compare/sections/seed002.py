@@ -13,6 +13,13 @@ from lib.stats import EXACT_AGREE_PCT, agreement, mean_sd, ratio
 from lib.twonode import load as load_two_node
 
 TITLE = "Seed 002"
+ORDER = 70
+# the summary's row: the post's claim in a line, what this run's ratio is of
+CLAIM = ("max_sectors_kb 64 reads ~30 % faster than 512 (buffered, over iSCSI)",
+         "ramlld-sd, 64 over 512, read-ahead 2M")
+# docs/seeds.md's reproduce line: what it selects of the default level (tests/style/006
+# compares its --plan with the level's cells)
+REPRODUCE = "--only seed-002 --targets ramlld-sd"
 
 
 def read_time(run):

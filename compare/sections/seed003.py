@@ -12,6 +12,13 @@ from lib.stats import cell_agreement
 from lib.twonode import load as load_two_node
 
 TITLE = "Seed 003"
+ORDER = 70
+# the summary's row: the post's claim in a line, what this run's ratio is of
+CLAIM = ("SCST ~10 % faster than LIO per command (4k libaio, SRP)",
+         "ramlld-sd / lio (SCST is not in Debian)")
+# docs/seeds.md's reproduce line: what it selects of the default level (tests/style/006
+# compares its --plan with the level's cells)
+REPRODUCE = "--only seed-003"
 # the post's pair cannot run here: why, and what would decide it
 UNAVAILABLE_WHY = ("SCST is not in Debian (no package; out of tree), so SCST against TCM cannot "
                    "run here")

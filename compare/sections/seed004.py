@@ -12,6 +12,13 @@ from lib.seed import compute_section, render_section
 from lib.stats import cell_agreement
 
 TITLE = "Seed 004"
+ORDER = 70
+# the summary's row: the post's claim in a line, what this run's ratio is of
+CLAIM = ("scsi_ram ~9 % faster than scsi_debug delay=0",
+         "ramlld-sd / scsi_debug, four jobs")
+# docs/seeds.md's reproduce line: what it selects of the default level (tests/style/006
+# compares its --plan with the level's cells)
+REPRODUCE = "--only seed-004 --targets ramlld-sd,ramlld-sd-tar,sdebug --nluns 1 --capacity-mb 64"
 WORKLOAD = "seed-004"
 
 # ---------------------------------------------------------------- seed 004

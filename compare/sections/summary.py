@@ -6,28 +6,16 @@ from lib.fmt import fmt, signed, table
 from lib.verdict import NOT_DECIDABLE, cell
 from lib.twonode import SIDES
 from lib.targets import summary_paths
-from sections import headline, knobs, ladder, seed000, seed001, seed002, seed003, seed004
+from sections import headline, knobs, ladder, seeds
 
 TITLE = "Summary"
+ORDER = 10
 CELL = ("qd32", "randread-4k-qd32")
 # (configuration, profile) of the path table's ramlld rows; profile None: the polled targets
 CONFIGS = [("kernel's defaults", "default"),
            ("seed 001's tuning: none, rq_affinity=2, add_random=0", "seed-001"),
            ("polled: io_uring hipri on poll_queues=1, the cheapest section", None)]
-SEEDS = [seed000, seed001, seed002, seed003, seed004]
-# each seed's claim in a line, and what this run's ratio is of
-CLAIMS = {
-    "000": ("LIO rd_mcp behind tcm_loop: 1.26x the IOPS at 32 LUNs over 10",
-            "LIO, 32 over 10 LUNs"),
-    "001": ("a block LLD does ~2x the IOPS of a SCSI LLD (380K vs 190K, 20 dd per CPU)",
-            "ramlld-bio / ramlld-sd, the dd run"),
-    "002": ("max_sectors_kb 64 reads ~30 % faster than 512 (buffered, over iSCSI)",
-            "ramlld-sd, 64 over 512, read-ahead 2M"),
-    "003": ("SCST ~10 % faster than LIO per command (4k libaio, SRP)",
-            "ramlld-sd / lio (SCST is not in Debian)"),
-    "004": ("scsi_ram ~9 % faster than scsi_debug delay=0",
-            "ramlld-sd / scsi_debug, four jobs"),
-}
+SEEDS = seeds()
 
 
 def cost_key(run):
@@ -121,7 +109,7 @@ def undecided_cell(why, command, where=None):
 def absent_rows(run, mod, sid):
     """A seed whose cells are not in this run: its verdict on this clock all the same (a claim
     this clock cannot decide stays so), else the command that measures it."""
-    claim = CLAIMS[sid][0]
+    claim = mod.CLAIM[0]
     undecided = getattr(mod, "undecided_here", lambda run: [])(run)
     main = next((u for u in undecided if u["claim"] is None), None)
     if main:
@@ -150,7 +138,7 @@ def seed_rows(run):
             rows += absent_rows(run, mod, sid)
             continue
         v = sec["verdict"]
-        claim, what = CLAIMS[sid]
+        claim, what = mod.CLAIM
         got = f"{what}: {fmt(v['r'], 3)}x" if v.get("r") is not None else "not measured"
         verdict = cell(v)
         tn2 = sec.get("two_node") if sid == "002" else None
