@@ -4,6 +4,10 @@
 # (tcm_loop, iSCSI, SRP), with the initiators that log in to them.
 
 # lio_backstore STACK DEV|BYTES WRITE_CACHE: the backstore; sets backstore to its configfs path.
+# lio-rd's is rd_mcp, LIO's own RAM store inside target_core_mod: a configfs item journalled like
+# the rest of the stack, not a block device, so none of tools/devices' set-ups (block devices:
+# ramlld, brd, null_blk, scsi_debug) serves it; the iblock stacks export DEV, a block device
+# tools/devices or the user made.
 lio_backstore() {
 	local s=$1 arg=$2 wc=$3 dir
 	if [ "$s" = lio-rd ]; then
