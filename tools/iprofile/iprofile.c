@@ -19,12 +19,24 @@
  * for that CPU. Under -icount QEMU bakes the translating vCPU's index into a block's code,
  * and per-vCPU inline scoreboards abort with two vCPUs, so neither can be used; an
  * instruction after an MMIO access in the same block is counted twice at this grain.
+ *
+ * cache=L1DSIZE:L1DASSOC:L2SIZE:L2ASSOC:LINE adds a cache model (cachemodel.h) fed by every
+ * load and store to RAM, on its physical address, by the CPU that runs it; each window then
+ * also holds
+ *
+ *   cache SLOT ACCESSES L1D_MISSES L2_MISSES    per CPU slot, in the window
+ *   miss ADDR SLOT L1D_MISSES L2_MISSES         per instruction that missed
+ *
+ * QEMU runs the vCPUs in turn on one thread under -icount, so the CPU of a block's accesses is
+ * the one its start callback found.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <qemu-plugin.h>
+
+#include "cachemodel.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -35,6 +47,7 @@ struct insn {
 	uint64_t vaddr;
 	uint64_t count[MAX_SLOTS];
 	uint64_t last[MAX_SLOTS];
+	uint64_t *miss;			/* with the cache model: [2 * slot + level], this window */
 	struct insn *next;		/* hash chain */
 };
 
@@ -48,6 +61,12 @@ static uint64_t mark;
 static unsigned int window = 1;
 static unsigned int nr_slots = 1;	/* slot 0: the only one on API 1 */
 static uint64_t unknown_cpu;		/* blocks run with no kernel GS base (early boot) */
+static unsigned int cur_slot;		/* the CPU slot of the block being run */
+
+static struct cm_params cache;		/* line 0: no cache model */
+static struct cm_cpu cm[MAX_SLOTS];
+static uint64_t cm_last[MAX_SLOTS][3];
+static unsigned int line_shift;
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -138,6 +157,7 @@ static void block_exec(unsigned int vcpu_index, void *udata)
 		unknown_cpu += b->n;
 		s = 0;
 	}
+	cur_slot = s;
 	b->count[s]++;
 }
 
@@ -216,6 +236,20 @@ static void dump(uint64_t gs, const char *why)
 			total += d;
 			fprintf(out, "%" PRIx64 " %u %" PRIu64 "\n", i->vaddr, s, d);
 		}
+		if (!i->miss)
+			continue;
+		for (s = 0; s < nr_slots; s++)
+			if (i->miss[2 * s])
+				fprintf(out, "miss %" PRIx64 " %u %" PRIu64 " %" PRIu64 "\n", i->vaddr,
+					s, i->miss[2 * s], i->miss[2 * s + 1]);
+		memset(i->miss, 0, 2 * MAX_SLOTS * sizeof(*i->miss));
+	}
+	for (s = 0; cache.line && s < nr_slots; s++) {
+		uint64_t now[3] = { cm[s].accesses, cm[s].l1d_misses, cm[s].l2_misses };
+
+		fprintf(out, "cache %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", s,
+			now[0] - cm_last[s][0], now[1] - cm_last[s][1], now[2] - cm_last[s][2]);
+		memcpy(cm_last[s], now, sizeof(now));
 	}
 	fprintf(out, "end %u total %" PRIu64 " nocpu %" PRIu64 "\n", window, total, unknown_cpu);
 	fflush(out);
@@ -226,6 +260,24 @@ static void dump(uint64_t gs, const char *why)
 static void mark_exec(unsigned int vcpu_index, void *udata)
 {
 	dump(marker_gs(), "");
+}
+
+static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		     void *udata)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	struct insn *i = udata;
+	unsigned int m1, m2;
+
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return;
+	m1 = cm_touch(cm, nr_slots, cur_slot, qemu_plugin_hwaddr_phys_addr(hw),
+		      1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info),
+		      line_shift, &m2);
+	if (!m1)
+		return;
+	i->miss[2 * cur_slot] += m1;
+	i->miss[2 * cur_slot + 1] += m2;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -250,6 +302,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &i->count[0], 1);
 #endif
+		if (cache.line) {
+			if (!i->miss)
+				i->miss = xcalloc(2 * MAX_SLOTS, sizeof(*i->miss));
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, i);
+		}
 		if (mark && vaddr == mark)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_exec,
 							       QEMU_PLUGIN_CB_R_REGS, NULL);
@@ -262,7 +320,28 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	fclose(out);
 }
 
-/* One argument: out=FILE or mark=ADDR; 0, or -1 with the reason on stderr. */
+/* cache=L1DSIZE:L1DASSOC:L2SIZE:L2ASSOC:LINE; 0, or -1 with the reason on stderr */
+static int parse_cache(const char *v)
+{
+	const char *why;
+	char tail;
+
+	if (sscanf(v, "%u:%u:%u:%u:%u%c", &cache.l1d_size, &cache.l1d_assoc, &cache.l2_size,
+		   &cache.l2_assoc, &cache.line, &tail) != 5)
+		why = "five numbers L1DSIZE:L1DASSOC:L2SIZE:L2ASSOC:LINE, e.g. 32768:8:1048576:16:64";
+	else
+		why = cm_check(&cache);
+	if (why) {
+		fprintf(stderr, "iprofile: bad cache '%s' (allowed: %s)\n", v, why);
+		cache.line = 0;
+		return -1;
+	}
+	while ((1u << line_shift) < cache.line)
+		line_shift++;
+	return 0;
+}
+
+/* One argument: out=FILE, mark=ADDR or cache=...; 0, or -1 with the reason on stderr. */
 static int parse_arg(const char *arg, const char **path)
 {
 	char *end;
@@ -271,9 +350,11 @@ static int parse_arg(const char *arg, const char **path)
 		*path = arg + 4;
 		return 0;
 	}
+	if (!strncmp(arg, "cache=", 6))
+		return parse_cache(arg + 6);
 	if (strncmp(arg, "mark=", 5)) {
-		fprintf(stderr, "iprofile: unknown argument '%s' (allowed: out=FILE mark=ADDR)\n",
-			arg);
+		fprintf(stderr, "iprofile: unknown argument '%s' (allowed: out=FILE mark=ADDR %s)\n",
+			arg, "cache=L1DSIZE:L1DASSOC:L2SIZE:L2ASSOC:LINE");
 		return -1;
 	}
 	mark = strtoull(arg + 5, &end, 0);
@@ -307,6 +388,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	table = xcalloc(table_size, sizeof(*table));
 	fprintf(out, "# iprofile plugin-api %d qemu-plugin-version %d smp %d mark 0x%" PRIx64 "\n",
 		QEMU_PLUGIN_VERSION, info->version.cur, smp, mark);
+	if (cache.line) {
+		for (k = 0; k < MAX_SLOTS; k++)
+			if (cm_cpu_init(&cm[k], &cache)) {
+				fprintf(stderr, "iprofile: out of memory for the cache model\n");
+				return -1;
+			}
+		fprintf(out, "# cache model: per CPU L1d %u B %u-way, L2 %u B %u-way, line %u B, %s\n",
+			cache.l1d_size, cache.l1d_assoc, cache.l2_size, cache.l2_assoc, cache.line,
+			"LRU, write-allocate, write-invalidate, physical addresses, data only");
+	}
 #if QEMU_PLUGIN_VERSION >= 2
 	regbuf = g_byte_array_new();
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
