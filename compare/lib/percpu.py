@@ -199,6 +199,36 @@ def verdict_cell(v):
             "profiled boot (docs/profile.md), not a parallel run.")
 
 
+def cache_markdown(tab, top=4):
+    """The cache model's lines, when the boot ran it (tools/iprofile/percpu --cache)."""
+    rows = [s for s in tab["settings"] if s.get("cache")]
+    if not rows:
+        return []
+    cpus = tab["settings"][0]["cpus"]
+    L = ["", f"**Cache, modelled** (a model, not a measurement: the plugin's cache model, "
+         f"{rows[0]['cache']['model']}; the same windows): L1d and L2 misses per I/O on each "
+         "CPU, and the loads and stores behind them.", ""]
+    head = (["disk", "setting"] + [f"CPU {c} L1d / L2 misses" for c in cpus] +
+            ["all CPUs L1d / L2", "loads+stores per I/O"])
+    body = []
+    for s in rows:
+        c = s["cache"]["cpus"]
+        tot = [sum(v[k] for v in c.values()) for k in range(3)]
+        body.append([s["disk"], knob_text(s)] +
+                    [f"{fmt(c.get(x, [0, 0, 0])[1], 1)} / {fmt(c.get(x, [0, 0, 0])[2], 1)}"
+                     for x in cpus] + [f"{fmt(tot[1], 1)} / {fmt(tot[2], 1)}", fmt(tot[0])])
+    L += [md_table(head, body), "", "The functions with the most L1d misses per I/O (L1d / L2, "
+          + " and ".join(f"CPU {c}" for c in cpus) + f"; the {top} largest):", ""]
+    for s in rows:
+        fn = s["cache"]["functions"]
+        big = sorted(fn, key=lambda f: -sum(v[0] for v in fn[f].values()))[:top]
+        L.append(f"- {s['disk']}, {knob_text(s)}: " + "; ".join(
+            f"{f} " + " and ".join(f"{fmt(fn[f].get(c, [0, 0])[0], 1)} / "
+                                   f"{fmt(fn[f].get(c, [0, 0])[1], 1)}" for c in cpus)
+            for f in big))
+    return L
+
+
 def markdown(tab, top=8):
     """The per-CPU table's lines (markdown)."""
     if not tab or not tab["settings"]:
@@ -250,6 +280,7 @@ def markdown(tab, top=8):
     if tab.get("unfinished"):
         L += ["", "Not measured (the run stopped before their windows closed): "
               + ", ".join(tab["unfinished"]) + "."]
+    L += cache_markdown(tab)
     if tab["wall"].get("cpu_s"):
         L += ["", f"Cost: the profiled boot took {tab['wall'].get('wall_s')} s wall and "
               f"{tab['wall']['cpu_s']} s of host CPU."]
