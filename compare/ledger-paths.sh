@@ -6,7 +6,9 @@
 #   to ramlld-sd on the same LUN;
 # - nvme-tcp-ng, nvme-loop-ng: fio's io_uring_cmd engine (NVMe passthrough) on the NVMe
 #   generic character device (/dev/ngXnY) of the namespace the stack exports, next to the
-#   stack's rows on its block device (/dev/nvmeXnY).
+#   stack's rows on its block device (/dev/nvmeXnY);
+# - lio-iblock, iscsi with LIO's submit_type and complete_type device attributes (where the
+#   kernel's LIO has them), next to the stack's row with the fabric's default.
 # What each needs (module, fio engine, kernel feature) is checked before anything loads; a row
 # that cannot run is written "absent" with the reason.
 
@@ -140,5 +142,64 @@ ng_rows() {
 		elif [[ $id =~ $rows_rx ]]; then
 			row_line "$id" "$s-ng" - mode=mq "${id#*/}" "$s" "" failed "no character device $ng beside $disk"
 		fi
+	done
+}
+
+# LIO's device attributes that choose where a backstore's command runs (configfs
+# core/HBA/DEV/attrib): submit_type (6.7: 1 in the fabric's own context, 2 queued to LIO's
+# submission workqueue; 0, the stack's row without the feature, is the fabric's default) and
+# complete_type (the same for completion, 7.x). A fabric that cannot submit directly
+# (tcm_loop: wwn/param/direct_submit_supported 0) runs 1 queued; iSCSI's default is direct.
+LIO_STACKS="lio-iblock iscsi"
+LIO_TYPES="submit_type=1 submit_type=2 complete_type=1 complete_type=2"
+
+# lio_ids STACK: the ids of STACK's LIO attribute rows (STACK/ENGINE/ATTR=VALUE)
+lio_ids() {
+	local e t
+	[[ " $LIO_STACKS " == *" $1 "* ]] || return 0
+	for t in $LIO_TYPES; do
+		for e in ${LEDGER[$1]}; do echo "$1/$e/$t"; done
+	done
+}
+
+# lio_type_rows STACK DISK: STACK's rows with each attribute value on its backstore (tools/stack
+# names it ramlld_STACK), the attribute set back to 0 after; an attribute the kernel's LIO
+# does not have gives absent rows. What the fabric does with 0 and whether it takes 1 (its
+# wwn/param, 6.7 on) goes to meta.env as lio_STACK.
+lio_type_rows() {
+	local s=$1 disk=$2 id e t a attrib='' p
+	[ -n "$(lio_ids "$s")" ] || return 0
+	for a in /sys/kernel/config/target/core/*/"ramlld_$s"/attrib; do
+		[ ! -d "$a" ] || attrib=$a
+	done
+	for p in /sys/kernel/config/target/"$([ "$s" = iscsi ] && echo iscsi || echo loopback)"/*/param; do
+		[ -f "$p/default_submit_type" ] || continue
+		echo "lio_$s=default_submit_type $(cat "$p/default_submit_type") direct_submit_supported $(cat "$p/direct_submit_supported" 2> /dev/null || echo -)" >> "$out/meta.env"
+		break
+	done
+	for id in $(lio_ids "$s"); do
+		[[ $id =~ $rows_rx ]] || continue
+		t=${id##*/} e=$(cut -d/ -f2 <<< "$id")
+		if [ -z "$attrib" ]; then
+			row_line "$id" "$s" - mode=mq "$e" "$t" "" failed "no backstore ramlld_$s under /sys/kernel/config/target/core"
+		elif [ ! -f "$attrib/${t%%=*}" ]; then
+			absent "$id" "$s" "$s" mode=mq "$e" "$t" \
+				"kernel $kv: LIO has no device attribute ${t%%=*} ($([ "${t%%=*}" = submit_type ] && echo 'it came in 6.7' || echo '7.2 has it, 6.12 not'))"
+		elif ! echo "${t#*=}" 2> /dev/null > "$attrib/${t%%=*}"; then
+			row_line "$id" "$s" - mode=mq "$e" "$t" "" failed "$attrib/${t%%=*} refused ${t#*=}"
+		else
+			cell "$id" "$s" "$disk" mode=mq "$e" "$t"
+			echo 0 > "$attrib/${t%%=*}"
+		fi
+	done
+}
+
+# lio_mark absent|failed STACK REASON: STACK's selected LIO attribute rows, absent or failed
+lio_mark() {
+	local id e
+	for id in $(lio_ids "$2"); do
+		[[ $id =~ $rows_rx ]] || continue
+		e=$(cut -d/ -f2 <<< "$id")
+		row_line "$id" "$2" - mode=mq "$e" "${id##*/}" "" "$1" "$3"
 	done
 }

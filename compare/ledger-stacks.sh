@@ -13,15 +13,17 @@ stack_failed() { # STACK REASON: the stack's selected rows, failed
 		[[ ! $1/$e =~ $rows_rx ]] || row_line "$1/$e" "$1" - mode=mq "$e" "$1" "" failed "$2"
 	done
 	ng_failed "$1" "$2"
+	lio_mark failed "$1" "$2"
 }
 stack_rows() {
 	local s=$1 e ng_why
-	for e in ${LEDGER[$s]} $(ng_ids "$s"); do any_row "$s/$e" "$e" && break; done || return 0
+	for e in ${LEDGER[$s]} $(ng_ids "$s") $(lio_ids "$s"); do any_row "$s/$e" "$e" && break; done || return 0
 	if ! dev_stack_available "$s"; then
 		for e in ${LEDGER[$s]}; do
 			absent "$s/$e" "$s" "$s" mode=mq "$e" "$s" "$DEV_ERR"
 		done
 		ng_absent "$s" "$DEV_ERR"
+		lio_mark absent "$s" "$DEV_ERR"
 		return 0
 	fi
 	ng_why=$(ng_unmet)
@@ -39,6 +41,7 @@ stack_rows() {
 		cell "$s/$e" "$s" "${STACK_DEVS[0]}" mode=mq "$e" "$s"
 	done
 	[ -n "$ng_why" ] || ng_rows "$s" "${STACK_DEVS[0]}"
+	lio_type_rows "$s" "${STACK_DEVS[0]}"
 	dev_stack_down "$s" 2> /tmp/ledger-stack.err ||
 		echo "$prog: $DEV_ERR: $(tail -n 2 /tmp/ledger-stack.err | tr '\n' ' ')" >&2
 	dev_ramlld_unload || echo "$prog: $s: ramlld did not unload after down: $DEV_ERR" >&2
