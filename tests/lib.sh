@@ -229,6 +229,31 @@ kernel_log_since_mark() {
 	dmesg | awk -v m="$KERNEL_LOG_MARK" 'found { print } index($0, m) { found = 1 }'
 }
 
+# ramlld_load_refused [-F] PATTERN ARGS...: insmod of ramlld.ko with ARGS fails with EINVAL, the
+# kernel logs a line matching PATTERN (an extended regex; -F: a fixed string), printed, and
+# nothing is left: no module, device node or major. The kernel log mark is left at the insmod.
+ramlld_load_refused() {
+	local how=-E pat out line
+	[ "$1" != -F ] || { how=-F; shift; }
+	pat=$1
+	shift
+	modules_of "$RAMLLD_KO"
+	kernel_log_mark
+	if out=$(insmod "$RAMLLD_KO" "$@" 2>&1); then
+		rmmod ramlld
+		fail "insmod $* succeeded"
+	fi
+	# kmod reports EINVAL from init_module as "Invalid parameters"
+	grep -qE "Invalid (argument|parameters)" <<< "$out" || fail "insmod $*: expected EINVAL, got: $out"
+	line=$(kernel_log_since_mark | grep "$how" -- "$pat") ||
+		fail "insmod $*: no kernel log line '$pat': $(kernel_log_since_mark | tail -n 3)"
+	[ ! -e /sys/module/ramlld ] || fail "insmod $*: /sys/module/ramlld left behind"
+	! ls /dev/ramlld* > /dev/null 2>&1 || fail "insmod $*: device nodes left behind"
+	! grep -q ramlld /proc/devices || fail "insmod $*: major left registered"
+	line=${line%%$'\n'*}
+	echo "ok: insmod $* refused (EINVAL): ${line#*] }"
+}
+
 # kernel_log_reports: the lines of stdin that are kernel reports (oops, BUG, WARNING...).
 kernel_log_reports() {
 	grep -E -f <(grep -v '^#' "$TOP/tools/vm/report-patterns") || true

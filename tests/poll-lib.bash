@@ -11,24 +11,6 @@ kernel_at_least() {
 	[ "${v%%.*}" -gt "$1" ] || { [ "${v%%.*}" -eq "$1" ] && [ "$(echo "$v" | cut -d. -f2)" -ge "$2" ]; }
 }
 
-# poll_load_refused MESSAGE ARGS...: insmod ramlld with ARGS must fail with EINVAL and a kernel
-# log line containing MESSAGE, leaving nothing loaded.
-poll_load_refused() {
-	local msg=$1 d out
-	shift
-	for d in $(modinfo -F depends "$RAMLLD_KO" | tr , ' '); do modprobe "$d"; done
-	kernel_log_mark
-	if out=$(insmod "$RAMLLD_KO" "$@" 2>&1); then
-		rmmod ramlld
-		fail "insmod $* succeeded"
-	fi
-	echo "$out" | grep -qE "Invalid (argument|parameters)" || fail "insmod $*: expected EINVAL, got: $out"
-	kernel_log_since_mark | grep -qF "$msg" ||
-		fail "insmod $*: no kernel log line '$msg': $(kernel_log_since_mark | tail -n 3)"
-	[ ! -e /sys/module/ramlld ] || fail "insmod $*: /sys/module/ramlld left behind"
-	echo "ok: insmod $* refused: $msg"
-}
-
 # poll_check_sysfs DISK NR_DEFAULT NR_POLL: the disk polls (queue/io_poll 1), has NR_DEFAULT +
 # NR_POLL hardware queues, and (where debugfs has hctx types) the last NR_POLL are of type poll.
 poll_check_sysfs() {

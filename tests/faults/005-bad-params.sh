@@ -6,19 +6,9 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/faults/faults-lib.bash"
 
-for d in $(modinfo -F depends "$RAMLLD_KO" | tr , ' '); do modprobe "$d"; done
-
 # at load: insmod fails, nothing stays
 for arg in badblocks=5-1 badblocks=abc badblocks=7 every_nth=-1 timeout_nth=x; do
-	dmesg -C
-	if out=$(insmod "$RAMLLD_KO" "$arg" 2>&1); then
-		rmmod ramlld
-		fail "insmod $arg succeeded"
-	fi
-	name=${arg%%=*}
-	dmesg | grep -q "ramlld: $name=.* is invalid: allowed" || fail "insmod $arg: no log line naming $name: $(dmesg | tail -n 3)"
-	[ ! -e /sys/module/ramlld ] || fail "insmod $arg: /sys/module/ramlld left behind"
-	echo "ok: insmod $arg refused: $(dmesg | grep -o "$name=.*" | head -n 1)"
+	ramlld_load_refused "ramlld: ${arg%%=*}=.* is invalid: allowed" "$arg"
 done
 
 ramlld_load mode=bio capacity_mb=4 badblocks=8-15 every_nth=7 timeout_nth=9

@@ -23,7 +23,7 @@ expect_calls() {
 }
 
 # a bad poll_queues is refused, naming the parameter and what it allows
-poll_load_refused "poll_queues=$((ncpu + 1)) is invalid: allowed 0 (no polling) to $ncpu" \
+ramlld_load_refused -F "poll_queues=$((ncpu + 1)) is invalid: allowed 0 (no polling) to $ncpu" \
 	mode=mq poll_queues=$((ncpu + 1))
 
 # without poll queues the disk does not poll

@@ -11,7 +11,7 @@
 need_modules sd_mod sg
 if ! kernel_at_least 5 13; then
 	# no ->mq_poll: the load is refused with the reason, nothing is registered
-	poll_load_refused "poll_queues=1 is invalid with mode=scsi on this kernel" mode=scsi poll_queues=1
+	ramlld_load_refused -F "poll_queues=1 is invalid with mode=scsi on this kernel" mode=scsi poll_queues=1
 	skip "kernel $(uname -r) has no SCSI ->mq_poll (5.13): poll_queues=1 with mode=scsi is refused, as checked"
 fi
 
