@@ -217,6 +217,12 @@ ramlld_sd_disks() {
 	printf '%s\n' "${RAMLLD_SD_DISKS[@]#/dev/}"
 }
 
+# in_compare CMD...: CMD run in compare/ (a python3 reading its script from stdin imports
+# compare/'s lib and sections as the reports do), writing no bytecode into the tree.
+in_compare() {
+	(cd "$TOP/compare" && PYTHONDONTWRITEBYTECODE=1 exec "$@")
+}
+
 # kernel_log_mark: write a marker into the kernel log; kernel_log_since_mark prints what the
 # kernel logged after the last marker.
 kernel_log_mark() {

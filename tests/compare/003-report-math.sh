@@ -50,9 +50,8 @@ echo "profile=seed-001" > "$bd/profile.env"
 py=python3
 command -v /usr/bin/python3 > /dev/null && py=/usr/bin/python3
 "$py" -c 'import scipy' || fail "$py has no SciPy (tools/deps installs python3-scipy)"
-(cd "$TOP/compare" && exec "$py" - "$TOP/compare" "$dir" << 'EOF'
+in_compare "$py" - "$TOP/compare" "$dir" << 'EOF' || fail "report.py's arithmetic"
 import math, sys
-sys.dont_write_bytecode = True
 from lib import fio, perf, results, stats
 from sections import bench, breakdown, environment, seed002
 
@@ -234,5 +233,4 @@ if seed002.seed002_perf(root, ["ramlld-sd"], {"notes": [], "tables": []}) is not
     sys.exit("seed 002 perf: a profile missing at one setting still made a table")
 print("ok: seed 002 perf: 5,000 instructions per added request in sd_setup_read_write_cmnd")
 EOF
-) || fail "report.py's arithmetic"
 echo "report.py: driver share, ceiling, paired ratios, bounds, verdicts and exact-clock figures as computed by hand"

@@ -14,9 +14,8 @@ trap 'rm -rf "$dir"' EXIT
 mapfile -t files < <(cd "$TOP/compare/targets" && ls -- *.sh)
 [ ${#files[@]} -ge 15 ] || fail "only ${#files[@]} target files in compare/targets"
 "$gr" --list-targets > "$dir/list.tsv" || fail "guest-run --list-targets failed"
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir/list.tsv" "${files[@]}" << 'EOF'
+in_compare python3 - "$TOP/compare" "$dir/list.tsv" "${files[@]}" << 'EOF' || fail "the target files' headers"
 import os, sys
-sys.dont_write_bytecode = True
 from lib import results as report  # the one reader of a results folder and the target files
 listed = [line.rstrip("\n").split("\t") for line in open(sys.argv[2])]
 names = sorted(f[:-3] for f in sys.argv[3:])
@@ -44,7 +43,6 @@ if orders != sorted(orders):
 print(f"ok: {len(listed)} targets, the same in the files, guest-run and report.py: "
       + " ".join(r[0] for r in listed))
 EOF
-) || fail "the target files' headers"
 
 # 2. Which benches, ladder rungs and summary rows a target joins: its header's lines, read by
 # compare/lib/targets.py; a results folder's copy of the files (harness/targets/) is what its
@@ -52,9 +50,8 @@ EOF
 mkdir -p "$dir/run/harness/targets" "$dir/old/harness/targets" "$dir/bad"
 printf '# desc: x\n# order: 5\n# ladder: only, its own store\n# summary: only\n' > "$dir/run/harness/targets/x.sh"
 printf '# desc: x\n# order: 5\n' > "$dir/old/harness/targets/x.sh"
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir" << 'EOF'
+in_compare python3 - "$TOP/compare" "$dir" << 'EOF' || fail "the targets' bench, ladder and summary lines"
 import os, sys
-sys.dont_write_bytecode = True
 from lib import targets as T
 d = sys.argv[2]
 h = T.read_all()
@@ -86,7 +83,6 @@ for key, line, why in [("ladder", "mq, over nosuch", "nosuch is no rung of the l
         sys.exit(f"'# {key}: {line}' was not refused")
 print("ok: benches, ladder and summary paths from the headers; a folder's copy read; bad lines refused")
 EOF
-) || fail "the targets' bench, ladder and summary lines"
 for w in "bench-names:bio mq scsi" "bench mq:ramlld-bio,ramlld-mq,ramlld-mq-tar,nullb-mq,nullb-mq-nodata" \
 	"ladder quick:ramlld-bio,ramlld-mq,ramlld-sd,lio-iblock,iscsi,srp,nvme-tcp,nvme-loop"; do
 	# shellcheck disable=SC2086 # the words are the program's arguments
@@ -127,9 +123,8 @@ grep -q "^targets: .* brd brd-copy nullb-bio " <<< "$list" || fail "guest-run --
 	fail "--targets brd-copy refused"
 mkdir "$dir/res"
 "$gr" --list-targets > "$dir/res/targets.tsv"
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir/res" << 'EOF'
+in_compare python3 - "$TOP/compare" "$dir/res" << 'EOF' || fail "report.py does not see the new target"
 import sys
-sys.dont_write_bytecode = True
 from lib import results as report  # the one reader of a results folder and the target files
 t = report.load_targets(sys.argv[2])["brd-copy"]
 assert t["desc"] == "a second brd, for the test" and t["group"] == "block", t
@@ -137,7 +132,6 @@ order = sorted(report.load_targets(sys.argv[2]), key=report.torder(report.load_t
 assert order.index("brd-copy") == order.index("brd") + 1, order
 print(f"ok: report.py reads brd-copy from the results folder: {t['desc']}, group {t['group']}")
 EOF
-) || fail "report.py does not see the new target"
 rm "$dir/t/brd-copy.sh"
 
 # 3. Bogus files are refused (exit 2) by --list (the first also by --check-only and compare/run),

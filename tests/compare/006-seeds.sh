@@ -37,10 +37,9 @@ done
 # shellcheck source=compare/lib/report-python.sh
 . "$TOP/compare/lib/report-python.sh"
 py=$(report_python)
-(cd "$TOP/compare" && exec "$py" - "$out" "$TOP/compare" "$repeats" <<'PY'
+in_compare "$py" - "$out" "$TOP/compare" "$repeats" << 'PY' || fail "a seed section is not what its raw runs say"
 import glob, json, os, re, statistics, sys
 out, compare = sys.argv[1], sys.argv[2]
-sys.dont_write_bytecode = True
 REPEATS = int(sys.argv[3])
 
 
@@ -338,5 +337,4 @@ for sid, a, b, p, w, sec, dd, claim in (
             f"seed {sid}: runs rewritten to {k}x gave '{cat}' {r} ± {sd}, expected '{expect}' {k:.2f} ± 0"
         print(f"ok: seed {sid}: runs rewritten to {k:.2f}x -> verdict '{cat}' {r}")
 PY
-) || fail "a seed section is not what its raw runs say"
 echo "ok: every seed section is filled from its measured runs"

@@ -7,9 +7,8 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir" << 'EOF'
+in_compare python3 - "$TOP/compare" "$dir" << 'EOF' || fail "knobs.py's table"
 import json, sys
-sys.dont_write_bytecode = True
 import knobs
 from lib import knobtable
 
@@ -111,7 +110,6 @@ for args, want in (((["dd"], 1), 28), ((["dd", "qd32"], 2), 100),
         sys.exit(f"run_count{args} = {knobtable.run_count(*args)}, not {want}")
 print("ok: run_count")
 EOF
-) || fail "knobs.py's table"
 
 run_rc 2 "$TOP/tools/knob-table" --configs "default,seed-002" --report "$dir"
 expect_in "knob-table refuses a bad configuration" "--configs: bad configuration 'seed-002' (allowed: default, default rq_affinity=0"

@@ -37,7 +37,7 @@ expect_eq "cells (target profile workload section LUNSxMiB)" "${want_cells%$'\n'
 expect_eq "fio runs (one a cell: the spot check runs a sample again)" 21 "$(plan_field "$plan" runs)"
 # those are cells the ladder section (compare/sections/ladder.py) reads: its rungs' targets (the
 # target files' "# ladder:"), its profile, its QD32 column
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$ladder" << 'EOF'
+in_compare python3 - "$TOP/compare" "$ladder" << 'EOF' || fail "the exact quick level's ladder cells are not the ladder section's"
 import sys
 from lib.targets import ladder as rungs_of, read_all
 from sections import ladder
@@ -48,7 +48,6 @@ assert ladder.PROFILE == "default", f"the ladder section's profile is {ladder.PR
 assert ("qd32", "randread-4k-qd32") in [(w, s) for _, w, s in ladder.CELLS], ladder.CELLS
 print("ok: the ladder cells are the ladder section's rungs, profile and QD32 column")
 EOF
-) || fail "the exact quick level's ladder cells are not the ladder section's"
 expect_eq "repeats" 1 "$(plan_field "$plan" repeats)"
 expect_eq "seconds a run" 1 "$(plan_field "$plan" runtime)"
 expect_eq "ramp" 0 "$(plan_field "$plan" ramp)"

@@ -65,16 +65,13 @@ plan=$("$run" --quick --host "$dir/dev.img" --plan 2> /dev/null) || fail "--quic
 expect_eq "--host's clock" "host (--host: this machine's devices, its own time)" "$(plan_field "$plan" clock)"
 
 # the report names the clock and why (compare/run writes clock_reason into meta.env)
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" << 'EOF'
-import sys
-sys.dont_write_bytecode = True
+in_compare python3 - "$TOP/compare" << 'EOF' || fail "the report's clock line (compare/lib/results.py clock_text) lacks the reason"
 from lib.results import clock_text
 t = clock_text({"clock": "icount", "icount_shift": "0", "qemu": "10.0.6", "cpus": "1",
                 "clock_reason": "KVM unusable here: a probe guest did not boot"})
 assert t.startswith("icount, exact") and t.endswith("TCG; KVM unusable here: a probe guest did not boot)"), t
 print("ok: report clock line: " + t)
 EOF
-) || fail "the report's clock line (compare/lib/results.py clock_text) lacks the reason"
 # nothing is measured on a clock chosen from /dev/kvm alone
 if grep -n -- '-w /dev/kvm' "$run" "$TOP/compare/knob-table.py" "$TOP/tools/stack-ladder"; then
 	fail "a clock is still chosen from /dev/kvm"

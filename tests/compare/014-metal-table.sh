@@ -8,9 +8,8 @@
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # 4,000,000 instructions (3 M kernel) over 1,000 I/Os a run; IOPS 900 and 1,100 over two rounds
-(cd "$TOP/compare" && exec python3 - "$TOP/compare" "$dir/pmu" << 'EOF'
+in_compare python3 - "$TOP/compare" "$dir/pmu" << 'EOF' || fail "metal.py's per-I/O table"
 import json, os, sys
-sys.dont_write_bytecode = True
 import metal
 root = sys.argv[2]
 d = os.path.join(root, "raw/brd/default/qd32/randread-4k-qd32")
@@ -31,5 +30,4 @@ open(os.path.join(root, "meta.env"), "w").write("pmu=yes\n")
 assert metal.markdown(root) == [], "a section for a run not on bare metal"
 print("ok: no section without bare_metal=1")
 EOF
-) || fail "metal.py's per-I/O table"
 echo "ok: the hardware-counter table"

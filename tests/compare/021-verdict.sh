@@ -7,9 +7,8 @@
 
 # shellcheck source=compare/lib/report-python.sh
 . "$TOP/compare/lib/report-python.sh"
-(cd "$TOP/compare" && exec "$(report_python)" - "$TOP/compare" << 'EOF'
+in_compare "$(report_python)" - "$TOP/compare" << 'EOF' || fail "the verdict rule"
 import sys
-sys.dont_write_bytecode = True
 from lib import seed, stats, verdict as V
 
 T975 = {1: 12.706204736174698, 2: 4.302652729749464}  # scipy.stats.t.ppf(0.975, df)
@@ -90,4 +89,3 @@ if "**Clock:** every figure of this section: icount, exact" not in md or V.RULES
     sys.exit("a seed section does not name its clock and the verdict rule")
 print("ok: a seed section names its clock and the rule")
 EOF
-) || fail "the verdict rule"

@@ -8,9 +8,8 @@
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fixture=$TOP/tests/compare/fixtures/exact-small/raw/ramlld-bio/default/qd32/randread-4k-qd32/r1.json
-(cd "$TOP/compare" && exec python3 - "$dir" "$fixture" << 'EOF'
+in_compare python3 - "$dir" "$fixture" << 'EOF' || fail "compare/lib's readers"
 import json, os, sys
-sys.dont_write_bytecode = True
 from lib import env, fio, results
 
 d, fixture = sys.argv[1], sys.argv[2]
@@ -74,7 +73,6 @@ except OSError:
 else:
     raise AssertionError("a missing file was read")
 EOF
-) || fail "compare/lib's readers"
 
 # as compare/ledger-guest runs it: the IOPS, or exit 1 and a message naming the file
 head -c 400 "$fixture" > "$dir/cut.json"

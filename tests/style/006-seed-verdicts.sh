@@ -7,10 +7,9 @@
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 
-(cd "$TOP/compare" && exec python3 - "$TOP" << 'EOF'
+in_compare python3 - "$TOP" << 'EOF' || fail "the seed verdicts of docs/seeds.md and docs/results.md"
 import re, shlex, subprocess, sys
 top = sys.argv[1]
-sys.dont_write_bytecode = True
 from lib import verdict as V
 seeds = open(top + "/docs/seeds.md", encoding="utf-8").read()
 results = open(top + "/docs/results.md", encoding="utf-8").read()
@@ -73,4 +72,3 @@ for sid, args in cmds:
                          f"only in it {sorted(mine - pub)[:3]}, only in the level {sorted(pub - mine)[:3]}")
     print(f"ok: seed {sid}: its command plans {setup} and the default level's {len(pub)} cells")
 EOF
-) || fail "the seed verdicts of docs/seeds.md and docs/results.md"
