@@ -22,7 +22,7 @@ FLOOR = 0.002  # 0.2 % of base: a cell's runs in different guest boots differ by
 DISAGREE = 0.005  # 0.5 %: compare/run's check of an exact cell's two runs
 TOP_FUNCS = 8
 
-from lib import doc
+from lib import abexact, doc
 from lib.env import read_env
 from lib.fmt import table
 from lib.perf import symbols, total_samples  # (the one perf parser)
@@ -154,6 +154,39 @@ def meta(out, side):
     return read_env(os.path.join(out, side, "kernel.env"))
 
 
+def perf_section(out, result, run_env):
+    """The functions that moved by perf's samples, where no plugin profiled the rows."""
+    lines = ["", "## Functions that moved (perf on the exact clock, instructions per I/O)", "",
+             "Each function's share of the cell's cpu-clock samples times the cell's "
+             "instructions per I/O; ± is three standard deviations of the two sample counts.",
+             ""]
+    any_perf = False
+    for r in result:
+        if "missing" in r:
+            continue
+        bp = perf_of(os.path.join(out, "base"), r["key"])
+        cp = perf_of(os.path.join(out, "changed"), r["key"])
+        if not bp or not cp:
+            continue
+        any_perf = True
+        rows = [x for x in func_diff(bp, cp, r["base"], r["changed"]) if abs(x[3]) > x[4]]
+        lines.append(f"### {r['key'][0]} {r['key'][1]} (Δ {signed(r['delta'])}, {r['verdict']})")
+        lines.append("")
+        if not rows:
+            lines += ["No function moved by more than its sampling error.", ""]
+            continue
+        lines += [table(["function", "base", "changed", "Δ", "±"],
+                        [[fn, fmt(b), fmt(c), signed(d), fmt(e)]
+                         for fn, b, c, d, e in rows[:TOP_FUNCS]], "lrrrr"), ""]
+    if not any_perf and str(run_env.get("cpus", "1")) != "1":
+        lines += ["No perf profile in these runs: with several vCPUs a vCPU's cpu-clock runs on "
+                  "guest time, which passes while the other vCPUs execute, so its samples are not "
+                  "its instructions.", ""]
+    elif not any_perf:
+        lines += ["No perf profile in these runs.", ""]
+    return lines
+
+
 def write(out, result):
     with open(os.path.join(out, "ab.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -193,34 +226,11 @@ def write(out, result):
                      f"**{r['verdict']}**"])
     lines += [table(["target", "workload", "base", "changed", "Δ", "Δ %", "base spread (runs)",
                      "changed spread (runs)", "bound", "verdict"], rows, "llrrrrrrrl")]
-    lines += ["", "## Functions that moved (perf on the exact clock, instructions per I/O)", "",
-              "Each function's share of the cell's cpu-clock samples times the cell's "
-              "instructions per I/O; ± is three standard deviations of the two sample counts.",
-              ""]
-    any_perf = False
-    for r in result:
-        if "missing" in r:
-            continue
-        bp = perf_of(os.path.join(out, "base"), r["key"])
-        cp = perf_of(os.path.join(out, "changed"), r["key"])
-        if not bp or not cp:
-            continue
-        any_perf = True
-        rows = [x for x in func_diff(bp, cp, r["base"], r["changed"]) if abs(x[3]) > x[4]]
-        lines.append(f"### {r['key'][0]} {r['key'][1]} (Δ {signed(r['delta'])}, {r['verdict']})")
-        lines.append("")
-        if not rows:
-            lines += ["No function moved by more than its sampling error.", ""]
-            continue
-        lines += [table(["function", "base", "changed", "Δ", "±"],
-                        [[fn, fmt(b), fmt(c), signed(d), fmt(e)]
-                         for fn, b, c, d, e in rows[:TOP_FUNCS]], "lrrrr"), ""]
-    if not any_perf and str(run_env.get("cpus", "1")) != "1":
-        lines += ["No perf profile in these runs: with several vCPUs a vCPU's cpu-clock runs on "
-                  "guest time, which passes while the other vCPUs execute, so its samples are not "
-                  "its instructions.", ""]
-    elif not any_perf:
-        lines += ["No perf profile in these runs.", ""]
+    exact = abexact.section(out, result)
+    if exact:
+        lines += [""] + exact
+    else:
+        lines += perf_section(out, result, run_env)
     while lines and lines[-1] == "":
         lines.pop()
     doc.write(os.path.join(out, "ab.md"), lines)
@@ -237,7 +247,10 @@ def main():
     result = analyse(a.dir)
     lines = write(a.dir, result)
     if not a.quiet:
-        end = lines.index("## Functions that moved (perf on the exact clock, instructions per I/O)")
+        # the table of paths, and of the exact section its summary (its first table)
+        end = next(i for i, x in enumerate(lines) if x.startswith("## Functions that moved"))
+        if lines[end] == abexact.HEADER:
+            end = next(i for i, x in enumerate(lines) if i > end and x.startswith("### "))
         print("\n".join(lines[:end]).rstrip())
         print(f"\n(report: {os.path.join(a.dir, 'ab.md')}, {os.path.join(a.dir, 'ab.csv')})")
 

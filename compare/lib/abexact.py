@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+"""compare/ab's function table from exact counts: each profiled target's functions (tools/iprofile's
+plugin, DIR/SIDE/profile/TARGET/functions.tsv written by tools/iprofile/table), base -> changed,
+instructions per I/O; no sampling, so no error column: a function that moved by one instruction
+per I/O shows as such."""
+
+import csv
+import os
+
+from .fmt import table
+
+HEADER = "## Functions that moved (exact counts: tools/iprofile's plugin, instructions per I/O)"
+SHOWN = 0.5  # |Δ| from which a function is listed (half an instruction per I/O)
+TOP = 12
+
+
+def read_functions(path):
+    """{function: instructions per I/O, CPUs summed} of a functions.tsv."""
+    funcs = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            funcs[row["function"]] = funcs.get(row["function"], 0.0) + float(row["instr_per_io"])
+    return funcs
+
+
+def profiled(out):
+    """The targets profiled on both sides, sorted."""
+    sides = [os.path.join(out, s, "profile") for s in ("base", "changed")]
+    if not all(os.path.isdir(d) for d in sides):
+        return []
+    both = set(os.listdir(sides[0])) & set(os.listdir(sides[1]))
+    return sorted(t for t in both
+                  if all(os.path.isfile(os.path.join(d, t, "functions.tsv")) for d in sides))
+
+
+def moved(b, c):
+    """(function, base, changed) of every function, the largest |Δ| first."""
+    return sorted(((fn, b.get(fn, 0.0), c.get(fn, 0.0)) for fn in set(b) | set(c)),
+                  key=lambda x: (-abs(x[2] - x[1]), x[0]))
+
+
+def num(x):
+    return f"{x:,.2f}"
+
+
+def delta(x):
+    return f"{x:+,.2f}"
+
+
+def section(out, result):
+    """The report's lines for the profiled targets (empty when none was profiled): a summary
+    table (one line a target: the profile's totals, the function that moved most and the next),
+    then each target's functions that moved by SHOWN or more."""
+    targets = profiled(out)
+    if not targets:
+        return []
+    row_delta = {r["key"][0]: r["delta"] for r in result
+                 if "missing" not in r and r["key"][1] == "io_uring"}
+    lines = [HEADER, "",
+             "Per profiled target: its 4k randread QD32 io_uring cell as tools/iprofile/guest-cell "
+             "sets it up, in one boot per kernel, a 2 s window inside fio's steady I/O "
+             "(docs/profile.md). The profile's Δ is its own total's; the row's Δ is the ledger "
+             "row's above (another boot and QEMU, whose cells differ by up to 0.2 % across "
+             "boots).", ""]
+    summary, detail = [], []
+    for t in targets:
+        b = read_functions(os.path.join(out, "base", "profile", t, "functions.tsv"))
+        c = read_functions(os.path.join(out, "changed", "profile", t, "functions.tsv"))
+        bt, ct = sum(b.values()), sum(c.values())
+        fns = moved(b, c)
+        first, second = (fns + [("-", 0.0, 0.0)] * 2)[:2]
+        summary.append([t, num(bt), num(ct), delta(ct - bt),
+                        delta(row_delta[t]) if t in row_delta else "-",
+                        first[0], delta(first[2] - first[1]), second[0],
+                        delta(second[2] - second[1])])
+        shown = [m for m in fns if abs(m[2] - m[1]) >= SHOWN]
+        rest = sum(y - x for _, x, y in fns) - sum(y - x for _, x, y in shown)
+        detail += [f"### {t} io_uring (profile {num(bt)} -> {num(ct)}, Δ {delta(ct - bt)})", ""]
+        if not shown:
+            detail += [f"No function moved by {SHOWN} instructions per I/O or more "
+                       f"(all together: {delta(rest)}).", ""]
+            continue
+        detail += [table(["function", "base", "changed", "Δ"],
+                         [[fn, num(x), num(y), delta(y - x)] for fn, x, y in shown[:TOP]],
+                         "lrrr"), ""]
+        more = (f"{len(shown) - TOP} more moved by {SHOWN} or more "
+                f"({delta(sum(y - x for _, x, y in shown[TOP:]))}); " if len(shown) > TOP else "")
+        text = f"{more}the functions that moved by less than {SHOWN}, together: {delta(rest)}."
+        detail += [text[0].upper() + text[1:], ""]
+    lines += [table(["target", "profile base", "changed", "Δ", "the row's Δ", "moved most", "Δ",
+                     "next", "Δ"], summary, "lrrrrlrlr"), ""]
+    return lines + detail

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed; compare/ab prints the summary, not the details; without profiles the perf section stands
+# where: host
+# requires: python3
+# timeout: 60
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+d=$RESULTS/ab
+tsv() { printf 'function\tlayer\tcpu\tinstr_per_io\n'; printf '%s\n' "$@"; }
+for side in base changed; do
+	mkdir -p "$d/$side/run1" "$d/$side/profile/ramlld-sd" "$d/$side/profile/brd"
+	printf 'target\tworkload\tinstr\tstatus\nramlld-sd\tio_uring\t%s\tok\nbrd\tio_uring\t5636.0\tok\n' \
+		"$([ "$side" = base ] && echo 9570.0 || echo 10571.0)" > "$d/$side/run1/cells.tsv"
+done
+# ramlld-sd: scsi_queue_rq +1,001 (in changed on two CPUs: summed), copy_page +1, sbitmap_get
+# +0.30, kfree unchanged; brd: only copy_page +0.20
+tsv 'scsi_queue_rq [scsi_mod]	SCSI midlayer	0	197.1250' 'sbitmap_get	block	0	91.6200' \
+	'copy_page	copy	0	516.0000' 'kfree	memory	0	10.0000' > "$d/base/profile/ramlld-sd/functions.tsv"
+tsv 'scsi_queue_rq [scsi_mod]	SCSI midlayer	0	1000.1250' 'scsi_queue_rq [scsi_mod]	SCSI midlayer	1	198.0000' \
+	'sbitmap_get	block	0	91.9200' 'copy_page	copy	0	517.0000' 'kfree	memory	0	10.0000' \
+	> "$d/changed/profile/ramlld-sd/functions.tsv"
+tsv 'brd_do_bvec [brd]	driver	0	609.0000' 'copy_page	copy	0	516.0000' > "$d/base/profile/brd/functions.tsv"
+tsv 'brd_do_bvec [brd]	driver	0	609.0000' 'copy_page	copy	0	516.2000' > "$d/changed/profile/brd/functions.tsv"
+
+PYTHONDONTWRITEBYTECODE=1 python3 "$TOP/compare/ab-report.py" "$d" > "$d.out" || fail "compare/ab-report.py failed"
+cat "$d/ab.md"
+grep -q "^## Functions that moved (exact counts" "$d/ab.md" || fail "no exact-count section"
+! grep -q "perf on the exact clock\|±" "$d/ab.md" || fail "a perf section or a ± column beside exact counts"
+grep -qF "| ramlld-sd | 814.75 | 1,817.05 | +1,002.30 | +1,001.00 | scsi_queue_rq [scsi_mod] | +1,001.00 | copy_page | +1.00 |" "$d/ab.md" ||
+	fail "ramlld-sd's summary is not 814.75 -> 1,817.05 (+1,002.30; row +1,001.00), scsi_queue_rq +1,001.00, then copy_page +1.00"
+grep -qF "| brd | 1,125.00 | 1,125.20 | +0.20 | +0.00 | copy_page | +0.20 | brd_do_bvec [brd] | +0.00 |" "$d/ab.md" ||
+	fail "brd's summary is not 1,125.00 -> 1,125.20, copy_page +0.20, brd_do_bvec +0.00"
+grep -qF "| scsi_queue_rq [scsi_mod] | 197.12 | 1,198.12 | +1,001.00 |" "$d/ab.md" ||
+	fail "scsi_queue_rq is not 197.12 -> 1,198.12 (+1,001.00, its two CPUs summed)"
+grep -qF "| copy_page | 516.00 | 517.00 | +1.00 |" "$d/ab.md" || fail "a function that moved by 1.00 is not listed"
+grep -qF "The functions that moved by less than 0.5, together: +0.30." "$d/ab.md" ||
+	fail "sbitmap_get's +0.30 (and kfree's 0) are not summed under 0.5"
+! grep -q "^| sbitmap_get\|^| kfree" "$d/ab.md" || fail "a function that moved by less than 0.5 (or not at all) is listed"
+grep -qF "No function moved by 0.5 instructions per I/O or more (all together: +0.20)." "$d/ab.md" ||
+	fail "brd does not say that no function moved by 0.5 or more"
+grep -qF "| ramlld-sd | 814.75 |" "$d.out" || fail "the printed report has no summary of the exact table"
+! grep -q "^###\|^| copy_page" "$d.out" || fail "the printed report has the per-target details"
+echo "ok: exact table: ramlld-sd scsi_queue_rq +1,001.00, copy_page +1.00, +0.30 under 0.5; brd +0.20, none listed"
+
+rm -rf "$d/base/profile" "$d/changed/profile"
+PYTHONDONTWRITEBYTECODE=1 python3 "$TOP/compare/ab-report.py" --quiet "$d" || fail "compare/ab-report.py failed without profiles"
+grep -q "^## Functions that moved (perf on the exact clock" "$d/ab.md" || fail "without profiles the perf section is gone"
+echo "ok: without profiles the perf section stands"
