@@ -52,4 +52,39 @@ run_side() {
 	for ((r = 1; r <= runs; r++)); do
 		measure "$side" "$tree" "$r" "$([ "$r" = 1 ] && echo "$perf" || echo 0)" "$rows"
 	done
+	[ "$profile" = 0 ] || profile_side "$side"
+}
+
+# --- the exact function table: tools/iprofile's plugin, where it runs (QEMU 7.2, one vCPU) ------
+# iprofile_target TARGET: tools/iprofile/guest-cell's target of a registry target, or nothing
+iprofile_target() {
+	case $1 in
+	ramlld-bio | ramlld-mq | ramlld-sd | brd) echo "$1" ;;
+	nullb-mq*) echo nullb ;;
+	sdebug*) echo sdebug ;;
+	esac
+}
+
+# profile_side SIDE: each target with a selected row that guest-cell can set up (one cell per
+# guest-cell target), its 4k randread QD32 io_uring cell profiled in a boot of its own:
+# $out/SIDE/profile/TARGET/ (tools/iprofile/run's folder, with functions.tsv)
+profile_side() {
+	local side=$1 t it d w seen=' ' sel
+	for t in $targets_all; do
+		it=$(iprofile_target "$t") sel=0
+		for w in io_uring hipri-all io_uring-qd1 libaio; do
+			! grep -Eq -- "$rows" <<< "$t/$w" || sel=1
+		done
+		if [ -z "$it" ] || [ "$sel" = 0 ] || [[ $seen == *" $it "* ]]; then
+			continue
+		fi
+		seen+="$it "
+		d=$out/$side/profile/$t
+		mkdir -p "$d"
+		log "$side: $t profiled (tools/iprofile: guest-cell's $it, io_uring, exact counts)"
+		"$top/tools/iprofile/run" --kernel "$kernel_dir" --out "$d" -- --target "$it" --engine io_uring \
+			--ko "$ko_dir/ramlld.ko" > "$d.log" 2>&1 || fail "$side: tools/iprofile/run of $t failed: $d.log"
+		"$top/tools/iprofile/table" "$d" --top 0 --tsv "$d/functions.tsv" > "$d/table.txt" ||
+			fail "$side: tools/iprofile/table of $t failed"
+	done
 }

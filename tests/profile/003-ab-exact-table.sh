@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed; compare/ab prints the summary, not the details; without profiles the perf section stands
+# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed; compare/ab prints the summary, not the details; without profiles the perf section stands; compare/host/ab-measure.sh's profile_side profiles one cell per tools/iprofile/guest-cell target that has a selected row (run and table faked), with the kernel and ramlld.ko of the side
 # where: host
 # requires: python3
 # timeout: 60
@@ -48,3 +48,31 @@ rm -rf "$d/base/profile" "$d/changed/profile"
 PYTHONDONTWRITEBYTECODE=1 python3 "$TOP/compare/ab-report.py" --quiet "$d" || fail "compare/ab-report.py failed without profiles"
 grep -q "^## Functions that moved (perf on the exact clock" "$d/ab.md" || fail "without profiles the perf section is gone"
 echo "ok: without profiles the perf section stands"
+
+# the shell side: which targets profile_side profiles, with what arguments (tools/iprofile faked)
+fake=$RESULTS/fake
+mkdir -p "$fake/tools/iprofile"
+# shellcheck disable=SC2016 # expanded by the fakes
+printf '#!/bin/bash\necho "run $*" >> %q\n' "$RESULTS/calls" > "$fake/tools/iprofile/run"
+# shellcheck disable=SC2016
+printf '#!/bin/bash\necho "table $*" >> %q\ntsv=${4:?}\nprintf "function\\tlayer\\tcpu\\tinstr_per_io\\n" > "$tsv"\n' \
+	"$RESULTS/calls" > "$fake/tools/iprofile/table"
+chmod +x "$fake/tools/iprofile/run" "$fake/tools/iprofile/table"
+(
+	top=$fake out=$RESULTS/ps kernel_dir=/k/base ko_dir=/ko/base
+	targets_all="ramlld-bio ramlld-mq ramlld-sd brd nullb-mq nullb-mq-poll sdebug-poll nvme-loop-ng"
+	rows='^(ramlld-sd/(io_uring|io_uring-qd1)|nullb-mq-poll/hipri-all|brd/io_uring-qd1|nvme-loop-ng/io_uring)$'
+	log() { :; }
+	# shellcheck source=compare/host/ab-measure.sh
+	. "$TOP/compare/host/ab-measure.sh"
+	profile_side base
+) || fail "profile_side failed"
+cat "$RESULTS/calls"
+expect="run --kernel /k/base --out $RESULTS/ps/base/profile/ramlld-sd -- --target ramlld-sd --engine io_uring --ko /ko/base/ramlld.ko
+table $RESULTS/ps/base/profile/ramlld-sd --top 0 --tsv $RESULTS/ps/base/profile/ramlld-sd/functions.tsv
+run --kernel /k/base --out $RESULTS/ps/base/profile/brd -- --target brd --engine io_uring --ko /ko/base/ramlld.ko
+table $RESULTS/ps/base/profile/brd --top 0 --tsv $RESULTS/ps/base/profile/brd/functions.tsv
+run --kernel /k/base --out $RESULTS/ps/base/profile/nullb-mq-poll -- --target nullb --engine io_uring --ko /ko/base/ramlld.ko
+table $RESULTS/ps/base/profile/nullb-mq-poll --top 0 --tsv $RESULTS/ps/base/profile/nullb-mq-poll/functions.tsv"
+[ "$(cat "$RESULTS/calls")" = "$expect" ] || fail "profile_side's calls are not ramlld-sd, brd and nullb-mq-poll (as nullb), each run then table"
+echo "ok: profile_side: ramlld-sd, brd, nullb-mq-poll (guest-cell's nullb) profiled; ramlld-bio, nvme-loop-ng not"
