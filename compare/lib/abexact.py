@@ -12,6 +12,16 @@ from .fmt import table
 HEADER = "## Functions that moved (exact counts: tools/iprofile's plugin, instructions per I/O)"
 SHOWN = 0.5  # |Δ| from which a function is listed (half an instruction per I/O)
 TOP = 12
+# functions whose count per I/O moves between two boots of one kernel (docs/profile.md): each
+# kernel is profiled in a boot of its own, so their Δ may be the boot's, not the change's
+PER_SWITCH = "work per context switch, whose count follows fio's waits, not the I/Os"
+BOOT_DEPENDENT = {
+    "sbitmap_get": "the tag bitmap's word where the allocation hint settles at fio's start, "
+                   "kept for the run",
+    "__schedule": PER_SWITCH,
+    "__update_load_avg_se": PER_SWITCH,
+    "psi_group_change": PER_SWITCH,
+}
 
 
 def read_functions(path):
@@ -83,6 +93,11 @@ def section(out, result):
         detail += [table(["function", "base", "changed", "Δ"],
                          [[fn, num(x), num(y), delta(y - x)] for fn, x, y in shown[:TOP]],
                          "lrrr"), ""]
+        detail += [f"- {fn} ({delta(y - x)}) also moves between two boots of one kernel: "
+                   f"{BOOT_DEPENDENT[fn]} (docs/profile.md)." for fn, x, y in shown[:TOP]
+                   if fn in BOOT_DEPENDENT]
+        if detail[-1] != "":
+            detail.append("")
         more = (f"{len(shown) - TOP} more moved by {SHOWN} or more "
                 f"({delta(sum(y - x for _, x, y in shown[TOP:]))}); " if len(shown) > TOP else "")
         text = f"{more}the functions that moved by less than {SHOWN}, together: {delta(rest)}."

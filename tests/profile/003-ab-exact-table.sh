@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed; compare/ab prints the summary, not the details; without profiles the perf section stands; compare/host/ab-measure.sh's profile_side profiles one cell per tools/iprofile/guest-cell target that has a selected row (run and table faked), with the kernel and ramlld.ko of the side
+# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed, a function known to move between boots (sbitmap_get) named as such; compare/ab prints the summary, not the details; without profiles the perf section stands; compare/host/ab-measure.sh's profile_side profiles one cell per tools/iprofile/guest-cell target that has a selected row (run and table faked), with the kernel and ramlld.ko of the side
 # where: host
 # requires: python3
 # timeout: 60
@@ -10,7 +10,7 @@
 d=$RESULTS/ab
 tsv() { printf 'function\tlayer\tcpu\tinstr_per_io\n'; printf '%s\n' "$@"; }
 for side in base changed; do
-	mkdir -p "$d/$side/run1" "$d/$side/profile/ramlld-sd" "$d/$side/profile/brd"
+	mkdir -p "$d/$side/run1" "$d/$side/profile/ramlld-sd" "$d/$side/profile/brd" "$d/$side/profile/ramlld-mq"
 	printf 'target\tworkload\tinstr\tstatus\nramlld-sd\tio_uring\t%s\tok\nbrd\tio_uring\t5636.0\tok\n' \
 		"$([ "$side" = base ] && echo 9570.0 || echo 10571.0)" > "$d/$side/run1/cells.tsv"
 done
@@ -21,6 +21,9 @@ tsv 'scsi_queue_rq [scsi_mod]	SCSI midlayer	0	197.1250' 'sbitmap_get	block	0	91.
 tsv 'scsi_queue_rq [scsi_mod]	SCSI midlayer	0	1000.1250' 'scsi_queue_rq [scsi_mod]	SCSI midlayer	1	198.0000' \
 	'sbitmap_get	block	0	91.9200' 'copy_page	copy	0	517.0000' 'kfree	memory	0	10.0000' \
 	> "$d/changed/profile/ramlld-sd/functions.tsv"
+# ramlld-mq: sbitmap_get +8.00 (a boot's tag-bitmap hint: named as such), kfree -1.00
+tsv 'sbitmap_get	block	0	91.6200' 'kfree	memory	0	10.0000' > "$d/base/profile/ramlld-mq/functions.tsv"
+tsv 'sbitmap_get	block	0	99.6200' 'kfree	memory	0	9.0000' > "$d/changed/profile/ramlld-mq/functions.tsv"
 tsv 'brd_do_bvec [brd]	driver	0	609.0000' 'copy_page	copy	0	516.0000' > "$d/base/profile/brd/functions.tsv"
 tsv 'brd_do_bvec [brd]	driver	0	609.0000' 'copy_page	copy	0	516.2000' > "$d/changed/profile/brd/functions.tsv"
 
@@ -37,12 +40,18 @@ grep -qF "| scsi_queue_rq [scsi_mod] | 197.12 | 1,198.12 | +1,001.00 |" "$d/ab.m
 grep -qF "| copy_page | 516.00 | 517.00 | +1.00 |" "$d/ab.md" || fail "a function that moved by 1.00 is not listed"
 grep -qF "The functions that moved by less than 0.5, together: +0.30." "$d/ab.md" ||
 	fail "sbitmap_get's +0.30 (and kfree's 0) are not summed under 0.5"
-! grep -q "^| sbitmap_get\|^| kfree" "$d/ab.md" || fail "a function that moved by less than 0.5 (or not at all) is listed"
+! sed -n '/^### ramlld-sd/,$p' "$d/ab.md" | grep -q "^| sbitmap_get\|^| kfree" || fail "a function that moved by less than 0.5 (or not at all) is listed"
 grep -qF "No function moved by 0.5 instructions per I/O or more (all together: +0.20)." "$d/ab.md" ||
 	fail "brd does not say that no function moved by 0.5 or more"
+grep -qF "| ramlld-mq | 101.62 | 108.62 | +7.00 | - | sbitmap_get | +8.00 | kfree | -1.00 |" "$d/ab.md" ||
+	fail "ramlld-mq's summary is not 101.62 -> 108.62, sbitmap_get +8.00, kfree -1.00 (no row: '-')"
+grep -qF "| kfree | 10.00 | 9.00 | -1.00 |" "$d/ab.md" || fail "a function that fell by 1.00 is not listed"
+grep -qF -- "- sbitmap_get (+8.00) also moves between two boots of one kernel:" "$d/ab.md" ||
+	fail "sbitmap_get's move is not named as one that also moves between boots"
+[ "$(grep -c "also moves between two boots" "$d/ab.md")" = 1 ] || fail "a function other than mq's sbitmap_get is named as moving between boots"
 grep -qF "| ramlld-sd | 814.75 |" "$d.out" || fail "the printed report has no summary of the exact table"
 ! grep -q "^###\|^| copy_page" "$d.out" || fail "the printed report has the per-target details"
-echo "ok: exact table: ramlld-sd scsi_queue_rq +1,001.00, copy_page +1.00, +0.30 under 0.5; brd +0.20, none listed"
+echo "ok: exact table: ramlld-sd scsi_queue_rq +1,001.00, copy_page +1.00, +0.30 under 0.5; brd +0.20, none listed; ramlld-mq sbitmap_get +8.00 named as moving between boots"
 
 rm -rf "$d/base/profile" "$d/changed/profile"
 PYTHONDONTWRITEBYTECODE=1 python3 "$TOP/compare/ab-report.py" --quiet "$d" || fail "compare/ab-report.py failed without profiles"
