@@ -84,7 +84,7 @@ profile_side() {
 		log "$side: $t profiled (tools/iprofile: guest-cell's $it, io_uring, exact counts)"
 		"$top/tools/iprofile/run" --kernel "$kernel_dir" --out "$d" -- --target "$it" --engine io_uring \
 			--ko "$ko_dir/ramlld.ko" > "$d.log" 2>&1 || fail "$side: tools/iprofile/run of $t failed: $d.log"
-		"$top/tools/iprofile/table" "$d" --top 0 --tsv "$d/functions.tsv" > "$d/table.txt" ||
+		"$top/tools/iprofile/table" "$d" --top 0 --tsv "$d/functions.tsv" --json "$d/table.json" > "$d/table.txt" ||
 			fail "$side: tools/iprofile/table of $t failed"
 	done
 }

@@ -5,6 +5,7 @@ instructions per I/O; no sampling, so no error column: a function that moved by 
 per I/O shows as such."""
 
 import csv
+import json
 import os
 
 from .fmt import table
@@ -12,6 +13,7 @@ from .fmt import table
 HEADER = "## Functions that moved (exact counts: tools/iprofile's plugin, instructions per I/O)"
 SHOWN = 0.5  # |Δ| from which a function is listed (half an instruction per I/O)
 TOP = 12
+SAME_COUNT = 0.01  # a function whose count over the window moved by at most 1 % is paid per time
 # functions whose count per I/O moves between two boots of one kernel (docs/profile.md): each
 # kernel is profiled in a boot of its own, so their Δ may be the boot's, not the change's
 PER_SWITCH = "work per context switch, whose count follows fio's waits, not the I/Os"
@@ -31,6 +33,23 @@ def read_functions(path):
         for row in csv.DictReader(f, delimiter="\t"):
             funcs[row["function"]] = funcs.get(row["function"], 0.0) + float(row["instr_per_io"])
     return funcs
+
+
+def window_ios(d):
+    """The I/Os of a profile's window (DIR/table.json of tools/iprofile/table), or None."""
+    path = os.path.join(d, "table.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)["n"]
+
+
+def per_time(rest, nb, nc):
+    """The part of the rest's Δ per I/O in functions whose count over the window (per I/O times
+    the window's I/Os) did not move by more than SAME_COUNT: work paid per unit of guest time
+    (timer ticks, the scheduler), which the window's two sides divide among nb and nc I/Os."""
+    return sum(y - x for _, x, y in rest
+               if y != x and abs(y * nc - x * nb) <= SAME_COUNT * max(y * nc, x * nb))
 
 
 def profiled(out):
@@ -85,10 +104,18 @@ def section(out, result):
                         delta(second[2] - second[1])])
         shown = [m for m in fns if abs(m[2] - m[1]) >= SHOWN]
         rest = sum(y - x for _, x, y in fns) - sum(y - x for _, x, y in shown)
+        nb, nc = (window_ios(os.path.join(out, s, "profile", t)) for s in ("base", "changed"))
+        why = ""
+        # only where the windows' I/Os differ enough to tell a count per time from one per I/O
+        if nb and nc and abs(nc - nb) > 2 * SAME_COUNT * max(nb, nc):
+            why = (f" Of that, {delta(per_time(fns[len(shown):], nb, nc))} is in functions whose "
+                   f"count over the window moved by {100 * SAME_COUNT:g} % or less: work paid per "
+                   f"unit of guest time (timer ticks, the scheduler), divided among {nb:,} I/Os "
+                   f"in base's window and {nc:,} in changed's.")
         detail += [f"### {t} io_uring (profile {num(bt)} -> {num(ct)}, Δ {delta(ct - bt)})", ""]
         if not shown:
             detail += [f"No function moved by {SHOWN} instructions per I/O or more "
-                       f"(all together: {delta(rest)}).", ""]
+                       f"(all together: {delta(rest)}).{why}", ""]
             continue
         detail += [table(["function", "base", "changed", "Δ"],
                          [[fn, num(x), num(y), delta(y - x)] for fn, x, y in shown[:TOP]],
@@ -100,7 +127,7 @@ def section(out, result):
             detail.append("")
         more = (f"{len(shown) - TOP} more moved by {SHOWN} or more "
                 f"({delta(sum(y - x for _, x, y in shown[TOP:]))}); " if len(shown) > TOP else "")
-        text = f"{more}the functions that moved by less than {SHOWN}, together: {delta(rest)}."
+        text = f"{more}the functions that moved by less than {SHOWN}, together: {delta(rest)}.{why}"
         detail += [text[0].upper() + text[1:], ""]
     lines += [table(["target", "profile base", "changed", "Δ", "the row's Δ", "moved most", "Δ",
                      "next", "Δ"], summary, "lrrrrlrlr"), ""]
