@@ -349,7 +349,12 @@ if [ -n "$cells_file" ]; then
 	for t in "${bd_targets[@]}"; do [[ " ${tlist[*]} " != *" $t "* ]] || kept+=("$t"); done
 	bd_targets=("${kept[@]}")
 fi
-total=$((${#plan[@]} * repeats))
+# a cell's 4th field lists its fio job sections (a block-size sweep has 13): each is one fio run
+total=0
+for c in "${plan[@]}"; do
+	read -r _ _ _ s _ <<< "$c"
+	total=$((total + $(tr ',' '\n' <<< "$s" | wc -l) * repeats))
+done
 [ "$total" -gt 0 ] || [ ${#SKIP_NEED[@]} -gt 0 ] || die "nothing to run: the selection (--only/--targets/--profiles) is empty"
 # skip_lines: one "skip TARGET REASON" line a target whose needs this kernel does not meet
 skip_lines() {

@@ -73,7 +73,7 @@ run_fanout() {
 	if [ "$spot_every" != 0 ] && grep -q '^spot ' <<< "$est_text"; then
 		mkdir -p "$out/shards/spot"
 		sed -n 's/^spot-cell //p' <<< "$est_text" > "$out/shards/spot/cells"
-		spot_runs=$(wc -l < "$out/shards/spot/cells")
+		spot_runs=$(awk '{ n += split($4, a, ",") } END { print n + 0 }' "$out/shards/spot/cells")
 		read -r _ tmo _ < <(sed -n 's/^spot //p' <<< "$est_text")
 		guest_cmd "$out/shards/spot" "$tmo" "$cpus" --out "$out/shards/spot" "${gargs[@]}" --repeats 1 --no-breakdown \
 			--cells "$out/shards/spot/cells" >> "$out/shards/jobs"
