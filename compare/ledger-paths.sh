@@ -8,7 +8,9 @@
 #   generic character device (/dev/ngXnY) of the namespace the stack exports, next to the
 #   stack's rows on its block device (/dev/nvmeXnY);
 # - lio-iblock, iscsi with LIO's submit_type and complete_type device attributes (where the
-#   kernel's LIO has them), next to the stack's row with the fabric's default.
+#   kernel's LIO has them), next to the stack's row with the fabric's default;
+# - ublk-null, ublk-loop: kublk's null target and its loop target over ramlld's bio disk, next
+#   to ramlld-bio.
 # What each needs (module, fio engine, kernel feature) is checked before anything loads; a row
 # that cannot run is written "absent" with the reason.
 
@@ -165,7 +167,7 @@ lio_ids() {
 # lio_type_rows STACK DISK: STACK's rows with each attribute value on its backstore (tools/stack
 # names it ramlld_STACK), the attribute set back to 0 after; an attribute the kernel's LIO
 # does not have gives absent rows. What the fabric does with 0 and whether it takes 1 (its
-# wwn/param, 6.7 on) goes to meta.env as lio_STACK.
+# wwn/param, 6.7 on) goes to meta.env as lio_STACK (- as _).
 lio_type_rows() {
 	local s=$1 disk=$2 id e t a attrib='' p
 	[ -n "$(lio_ids "$s")" ] || return 0
@@ -174,7 +176,9 @@ lio_type_rows() {
 	done
 	for p in /sys/kernel/config/target/"$([ "$s" = iscsi ] && echo iscsi || echo loopback)"/*/param; do
 		[ -f "$p/default_submit_type" ] || continue
-		echo "lio_$s=default_submit_type $(cat "$p/default_submit_type") direct_submit_supported $(cat "$p/direct_submit_supported" 2> /dev/null || echo -)" >> "$out/meta.env"
+		echo "lio_${s//-/_}=$(cd "$p" && for a in default_submit_type direct_submit_supported default_compl_type direct_compl_supported; do
+			[ ! -f "$a" ] || printf '%s=%s,' "$a" "$(cat "$a")"
+		done | sed 's/,$//')" >> "$out/meta.env"
 		break
 	done
 	for id in $(lio_ids "$s"); do
@@ -202,4 +206,98 @@ lio_mark() {
 		e=$(cut -d/ -f2 <<< "$id")
 		row_line "$id" "$2" - mode=mq "$e" "${id##*/}" "" "$1" "$3"
 	done
+}
+
+# ublk: a user-space block device (ublk_drv, 6.0 on) served by kublk, the kernel selftests' ublk
+# server (tools/ublk/build: 6.15 and later, statically linked), one queue, depth 128: its null
+# target (no data), its loop target over ramlld's bio disk (O_DIRECT reads of /dev/ramlld0 from
+# the server), and the loop target with zero copy (kublk -z: the request's pages lent to the
+# server's io_uring, UBLK_F_SUPPORT_ZERO_COPY, 6.15 on), each beside ramlld-bio at its depth.
+KUBLK=${RAMLLD_KUBLK:-$HOME/.cache/ramlld/ublk/$(uname -r)/kublk}
+UBLK_ENGINES="io_uring io_uring-qd1"
+
+# ublk_ids: the ids of the ublk rows; the zero-copy ones only when --rows names zero_copy, as
+# Debian's 7.2.13 logs a UBSAN report under kublk -z (io_buffer_register_bvec), which fails the
+# guest's run (tools/vm/run)
+ublk_ids() {
+	local e
+	for e in $UBLK_ENGINES; do
+		echo "ublk-null/$e" "ublk-loop/$e"
+		[[ $rows_rx != *zero_copy* ]] || echo "ublk-loop/$e/zero_copy"
+	done | tr ' ' '\n'
+}
+
+# ublk_unmet: why the ublk rows cannot run here (empty: they can); checked before anything loads
+ublk_unmet() {
+	if ! modinfo ublk_drv > /dev/null 2>&1 && [ ! -d /sys/module/ublk_drv ]; then
+		echo "kernel $(uname -r) has no module ublk_drv (CONFIG_BLK_DEV_UBLK)"
+	elif [ ! -x "$KUBLK" ]; then
+		echo "no kublk at $KUBLK for kernel $(uname -r) (tools/ublk/build: Debian's linux-source of 6.15 or later)"
+	fi
+}
+
+# ublk_mark absent|failed REASON [REGEX]: the selected ublk rows (those matching REGEX too)
+ublk_mark() {
+	local id e f
+	for id in $(ublk_ids); do
+		[[ $id =~ $rows_rx && $id =~ ${3:-.} ]] || continue
+		IFS=/ read -r _ e f <<< "$id"
+		row_line "$id" "${id%%/*}" - "kublk ${id%%/*}" "$e" "${f:-$e}" "" "$1" "$2"
+	done
+}
+
+# ublk_add ID TARGET KUBLK-ARG...: device ID of kublk TARGET, served in the background; sets
+# UBLK_ERR when it fails
+ublk_add() {
+	local id=$1 t=$2
+	shift 2
+	if ! "$KUBLK" add -t "$t" -q 1 -n "$id" "$@" > /tmp/ledger-kublk.out 2>&1; then
+		UBLK_ERR="kublk add -t $t $*: $(tail -n 2 /tmp/ledger-kublk.out | tr '\n\t' '  ')"
+		return 1
+	fi
+	dev_wait test -b "/dev/ublkb$id" ||
+		{ UBLK_ERR="no /dev/ublkb$id after kublk add"; "$KUBLK" del -n "$id" > /dev/null 2>&1; return 1; }
+}
+
+# ublk_rows: the ublk rows, ramlld's bio disk (the base's parameters, mode=bio) under the loop
+# target; ublk_drv unloaded after when it was loaded here
+# shellcheck disable=SC2046 # ids one a word
+ublk_rows() {
+	local why e loaded=0
+	any_row $(ublk_ids) || return 0
+	why=$(ublk_unmet)
+	[ -z "$why" ] || { ublk_mark absent "$why"; return 0; }
+	if [ ! -d /sys/module/ublk_drv ]; then
+		modprobe ublk_drv 2> /tmp/ledger-kublk.out || { ublk_mark failed "modprobe ublk_drv: $(tr '\n' ' ' < /tmp/ledger-kublk.out)"; return 0; }
+		loaded=1
+	fi
+	if any_row ublk-null/io_uring ublk-null/io_uring-qd1; then
+		if ublk_add 0 null; then
+			for e in $UBLK_ENGINES; do cell "ublk-null/$e" ublk-null /dev/ublkb0 "kublk null" "$e" "$e"; done
+			"$KUBLK" del -n 0 > /dev/null 2>&1 || echo "$prog: kublk del -n 0 failed" >&2
+		else
+			ublk_mark failed "$UBLK_ERR" '^ublk-null/'
+		fi
+	fi
+	if any_row $(ublk_ids | grep '^ublk-loop/') && ramlld_base bio; then
+		if ublk_add 1 loop /dev/ramlld0; then
+			for e in $UBLK_ENGINES; do cell "ublk-loop/$e" ublk-loop /dev/ublkb1 "kublk loop" "$e" "$e"; done
+			"$KUBLK" del -n 1 > /dev/null 2>&1 || echo "$prog: kublk del -n 1 failed" >&2
+		else
+			ublk_mark failed "$UBLK_ERR" '^ublk-loop/[^/]*$'
+		fi
+		if ! any_row $(ublk_ids | grep zero_copy); then
+			true
+		elif ublk_add 1 loop -z /dev/ramlld0; then
+			for e in $UBLK_ENGINES; do cell "ublk-loop/$e/zero_copy" ublk-loop /dev/ublkb1 "kublk loop -z" "$e" zero_copy; done
+			"$KUBLK" del -n 1 > /dev/null 2>&1 || echo "$prog: kublk del -n 1 failed" >&2
+		else
+			ublk_mark absent "$UBLK_ERR" zero_copy
+		fi
+		dev_ramlld_unload
+	elif any_row $(ublk_ids | grep '^ublk-loop/'); then
+		ublk_mark failed "ramlld mode=bio: ${DEV_ERR:-loaded, but /dev/ramlld0 not filled}" '^ublk-loop/'
+		[ ! -d /sys/module/ramlld ] || dev_ramlld_unload || true
+	fi
+	[ "$loaded" = 0 ] || rmmod ublk_drv 2> /dev/null || echo "$prog: rmmod ublk_drv failed" >&2
 }

@@ -60,6 +60,8 @@ def base_of(r, by_id):
     # same store at the same depth, sg beside sd, an NVMe generic device beside its namespace
     if tid == "ramlld-sg":
         return by_id.get("ramlld-sd/" + parts[0].replace("sg", "io_uring", 1))
+    if tid.startswith("ublk-"):             # a user-space block device beside ramlld's bio
+        return by_id.get("ramlld-bio/" + parts[0])
     if tid.endswith("-ng"):
         return by_id.get(f"{tid[:-3]}/" + parts[0].replace("io_uring_cmd", "io_uring", 1))
     if tid.endswith("-tar"):
