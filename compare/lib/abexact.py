@@ -14,12 +14,15 @@ HEADER = "## Functions that moved (exact counts: tools/iprofile's plugin, instru
 SHOWN = 0.5  # |Δ| from which a function is listed (half an instruction per I/O)
 TOP = 12
 SAME_COUNT = 0.01  # a function whose count over the window moved by at most 1 % is paid per time
-# functions whose count per I/O moves between two boots of one kernel (docs/profile.md): each
-# kernel is profiled in a boot of its own, so their Δ may be the boot's, not the change's
-PER_SWITCH = "work per context switch, whose count follows fio's waits, not the I/Os"
+# functions whose count per I/O moves between two boots of one kernel (each reason names its
+# doc): each kernel is profiled in a boot of its own, so their Δ may be the boot's, not the change's
+PER_SWITCH = ("work per context switch, whose count follows fio's waits, not the I/Os "
+              "(docs/profile.md)")
 BOOT_DEPENDENT = {
     "sbitmap_get": "the tag bitmap's word where the allocation hint settles at fio's start, "
-                   "kept for the run",
+                   "kept for the run (docs/profile.md)",
+    "[user]": "fio's own code in user space, measured moving by up to 1.04 per I/O between "
+              "boots on paths a change does not touch (docs/ab.md)",
     "__schedule": PER_SWITCH,
     "__update_load_avg_se": PER_SWITCH,
     "psi_group_change": PER_SWITCH,
@@ -121,7 +124,7 @@ def section(out, result):
                          [[fn, num(x), num(y), delta(y - x)] for fn, x, y in shown[:TOP]],
                          "lrrr"), ""]
         detail += [f"- {fn} ({delta(y - x)}) also moves between two boots of one kernel: "
-                   f"{BOOT_DEPENDENT[fn]} (docs/profile.md)." for fn, x, y in shown[:TOP]
+                   f"{BOOT_DEPENDENT[fn]}." for fn, x, y in shown[:TOP]
                    if fn in BOOT_DEPENDENT]
         if detail[-1] != "":
             detail.append("")
