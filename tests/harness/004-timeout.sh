@@ -29,5 +29,5 @@ expect_eq "exit status on the exact clock" 124 "$rc"
 line=$(grep -o 'guest timed out after [0-9]* s of host CPU' "$RESULTS/stderr2") ||
 	fail "the exact clock's timeout was not reported as host CPU time"
 cpu=$(grep -o '[0-9]*' <<< "$line")
-[ "$cpu" -ge 10 ] && [ "$cpu" -le 20 ] || fail "killed after $cpu s of host CPU, not 10-20 s"
+{ [ "$cpu" -ge 10 ] && [ "$cpu" -le 20 ]; } || fail "killed after $cpu s of host CPU, not 10-20 s"
 echo "ok: on the exact clock: $line"
