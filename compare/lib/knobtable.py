@@ -262,6 +262,11 @@ def markdown(out_dir, level="##", guest=None):
                 name = f"{base} {knob}={to}"
                 if (name, "mq") not in cells or (base, "mq") not in cells:
                     continue
+                if (name, "scsi") not in cells or (base, "scsi") not in cells:
+                    # a knob guest that ended between the mq and the sd run of a setting
+                    verdicts.append(f"- **{knob}** ({workload}), {base} → {to}: sd not "
+                                    "measured (the knob guest ended first), no verdict")
+                    continue
                 parts, gap = [], ""
                 for fe, label in (("mq", "mq"), ("scsi", "sd")):
                     b, v = cells[(base, fe)], cells[(name, fe)]

@@ -194,6 +194,12 @@ def render(run, plots):
     L = ["## Summary",
          f"*clock: {run.clock}; {run.meta.get('level_name', run.meta.get('level', '-'))}; "
          f"kernel {run.meta.get('kernel', '-')}*", ""]
+    failed = [n["text"].split("): ")[0] + ")" if "): " in n["text"] else n["text"]
+              for n in run.notes if n["kind"] == "fail"]
+    if failed:
+        # a reader of the first screen must know the tables below miss what these guests had left
+        L += [f"**An incomplete run**: {'; '.join(failed)}. Each table holds what was measured; "
+              "a figure that is not there shows as -, and section Notes names the parts.", ""]
     L += headline.lines(run)
     head, rows = knob_rows(run)
     L += ["**What each knob changes** (IOPS change against the kernel's defaults, rq_affinity=1, "
