@@ -6,6 +6,7 @@
 #                         (HOST=1: guest tests on this machine; TESTS=PATTERNS: a subset;
 #                         J=N: N guests at once, default the CPU count)
 #   make check-two-node   the two-node halves' tests, most in a target's and an initiator's guest
+#   make check-profile    the per-CPU knob table's profiled boot (QEMU 10, 2 vCPUs)
 #   make compare          the comparison (compare/README or docs/usage.md); HOST=1 YES=1: on this
 #                         machine's own kernel, as root (compare/run --bare-metal)
 #   make build-kernels    W=1 builds for the Debian kernels 5.10 6.1 6.12 7.x (docs/kernels.md)
@@ -26,7 +27,7 @@ KERNEL ?=
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then echo /lib/modules/$$(uname -r)/build; \
 	else $(TOP)/tools/vm/kernel --print-kdir $(KERNEL) 2>/dev/null; fi)
 
-.PHONY: all module modules clean install publish check check-two-node check-unit fuzz compare help build-kernels check-kernels check-debug lint
+.PHONY: all module modules clean install publish check check-two-node check-profile check-unit fuzz compare help build-kernels check-kernels check-debug lint
 
 all: module
 
@@ -66,6 +67,13 @@ check-two-node:
 	@$(TOP)/tools/deps
 	@$(MAKE) --no-print-directory module
 	@$(TOP)/tests/run --suite two-node $(TESTS)
+
+# The profile suite (tests/run --suite profile): the per-CPU knob table from a profiled boot of
+# QEMU 10 with 2 vCPUs, 4-9 min; make check keeps one short profiled guest (profile/001).
+check-profile:
+	@$(TOP)/tools/deps
+	@$(MAKE) --no-print-directory module
+	@$(TOP)/tests/run --suite profile $(TESTS)
 
 # Other kernels (docs/kernels.md): W=1 builds for bullseye (5.10), bookworm (6.1), trixie (6.12)
 # and sid (7.x), each in its suite's chroot; check-kernels also boots each and runs the whole

@@ -4,6 +4,7 @@
 # where: host
 # requires: python3 fio gcc
 # timeout: 1500
+# suite: profile
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 
