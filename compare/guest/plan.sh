@@ -349,11 +349,13 @@ if [ -n "$cells_file" ]; then
 	for t in "${bd_targets[@]}"; do [[ " ${tlist[*]} " != *" $t "* ]] || kept+=("$t"); done
 	bd_targets=("${kept[@]}")
 fi
-# a cell's 4th field lists its fio job sections (a block-size sweep has 13): each is one fio run
+# a cell's 4th field lists its fio job sections (a block-size sweep has 13), each a result of
+# its own (one-run workloads run theirs in one fio invocation)
 total=0
 for c in "${plan[@]}"; do
 	read -r _ _ _ s _ <<< "$c"
-	total=$((total + $(tr ',' '\n' <<< "$s" | wc -l) * repeats))
+	IFS=, read -ra cell_sections <<< "$s"
+	total=$((total + ${#cell_sections[@]} * repeats))
 done
 [ "$total" -gt 0 ] || [ ${#SKIP_NEED[@]} -gt 0 ] || die "nothing to run: the selection (--only/--targets/--profiles) is empty"
 # skip_lines: one "skip TARGET REASON" line a target whose needs this kernel does not meet
