@@ -95,7 +95,9 @@ def block_vs_scsi(run, plots):
     pv = _pv(run)
     key = "instr_per_io" if run.exact else "cpu_us_per_io_stat"
     unit = "instr/IO" if run.exact else "CPU µs/IO"
-    L = ["## Block vs SCSI, per queue profile (same store)", ""]
+    L = ["## Block vs SCSI, per queue profile (same store)", "",
+         "The workloads run on sd and on bio or mq; those run on sd alone are in Results per "
+         "workload.", ""]
     for p in run.profiles:
         rows = []
         for c in run.cells:
@@ -104,6 +106,8 @@ def block_vs_scsi(run, plots):
             k = (c["workload"], c["section"])
             b = run.idx.get(("ramlld-bio", p) + k)
             m = run.idx.get(("ramlld-mq", p) + k)
+            if not b and not m:
+                continue  # nothing to compare: the row is in Results per workload
             rb = ratio(b["iops"], b["iops_std"], c["iops"], c["iops_std"]) if b else (None, None)
             rm = ratio(m["iops"], m["iops_std"], c["iops"], c["iops_std"]) if m else (None, None)
             rows.append(["/".join(k), pv(b["iops"], b["iops_std"]) if b else "-",
