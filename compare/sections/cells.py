@@ -203,6 +203,10 @@ def iops_plot(run, plots):
             ax.barh([j + i * h for j, _ in vals],
                     [c["instr_per_io"] if run.exact else c["iops"] / 1e3 for _, c in vals], h,
                     label=words.get(p, p))
+        for j, t in enumerate(ts):  # an empty row is a cell not run, not a zero
+            if not any(run.cell(t, p, "qd32", s) for p in ps):
+                ax.text(0, j + h * (len(ps) - 1) / 2, " not run", va="center", fontsize=7,
+                        color="gray")
         ax.set_yticks([j + h * (len(ps) - 1) / 2 for j in range(len(ts))])
         ax.set_yticklabels(ts, fontsize=8)
         ax.set_xlabel("instructions per I/O (exact clock; fewer is cheaper)" if run.exact
