@@ -60,32 +60,37 @@ fmt_min() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 run_fanout() {
 	local k s tmo ts line spot_runs=0 total wall_s cpu_s
 	mkdir -p "$out/shards"
-	: > "$out/shards/jobs"
+	: > "$out/shards/jobs.est"
 	n_jobs=0
 	while read -r k s tmo ts; do
 		mkdir -p "$out/shards/$k"
 		grep '^cell ' <<< "$plan_text" | awk -v ts=",$ts," 'index(ts, "," $2 ",") { sub(/^cell /, ""); print }' \
 			> "$out/shards/$k/cells"
+		printf '%s\t' "$s" >> "$out/shards/jobs.est"
 		guest_cmd "$out/shards/$k" "$tmo" "$cpus" --out "$out/shards/$k" "${gargs[@]}" --cells "$out/shards/$k/cells" \
-			>> "$out/shards/jobs"
+			>> "$out/shards/jobs.est"
 		n_jobs=$((n_jobs + 1))
 	done < <(sed -n 's/^shard //p' <<< "$est_text")
 	if [ "$spot_every" != 0 ] && grep -q '^spot ' <<< "$est_text"; then
 		mkdir -p "$out/shards/spot"
 		sed -n 's/^spot-cell //p' <<< "$est_text" > "$out/shards/spot/cells"
 		spot_runs=$(awk '{ n += split($4, a, ",") } END { print n + 0 }' "$out/shards/spot/cells")
-		read -r _ tmo _ < <(sed -n 's/^spot //p' <<< "$est_text")
+		read -r s tmo _ < <(sed -n 's/^spot //p' <<< "$est_text")
+		printf '%s\t' "$s" >> "$out/shards/jobs.est"
 		guest_cmd "$out/shards/spot" "$tmo" "$cpus" --out "$out/shards/spot" "${gargs[@]}" --repeats 1 --no-breakdown \
-			--cells "$out/shards/spot/cells" >> "$out/shards/jobs"
+			--cells "$out/shards/spot/cells" >> "$out/shards/jobs.est"
 		n_jobs=$((n_jobs + 1))
 	fi
 	if [ "$knob_guest" = 1 ]; then
 		mkdir -p "$out/shards/knobs"
+		printf '%s\t' "$(sed -n 's/^estimate-knobs \([0-9]*\).*/\1/p' <<< "$est_text")" >> "$out/shards/jobs.est"
 		guest_cmd "$out/shards/knobs" "$knob_tmo" "$knob_cpus" --out "$out" --level "$knob_level" --knobs-only \
-			"${knob_gargs[@]}" >> "$out/shards/jobs"
+			"${knob_gargs[@]}" >> "$out/shards/jobs.est"
 		n_jobs=$((n_jobs + 1))
 		echo "knob_guest=$knob_cpus vCPUs in QEMU's default topology for -smp $knob_cpus, clock $clock${icount_shift:+ shift $icount_shift}" >> "$out/meta.env"
 	fi
+	# longest first, as the plan's wall time assumes: the longest guest must not be the tail
+	sort -t "$(printf '\t')" -k1,1nr -s "$out/shards/jobs.est" | cut -f 2- > "$out/shards/jobs"
 	total=$((runs + spot_runs))
 	echo "$prog: $n_jobs guests, $jobs at a time (GNU parallel${sshloginfile:+ over $sshloginfile}): $(sed -n 's/^wall //p' <<< "$est_text")" >&2
 	echo "$prog: each guest's output in $out/shards/*/run.log; the jobs in $out/shards/jobs" >&2

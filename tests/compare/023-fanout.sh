@@ -107,6 +107,14 @@ FAKE_DISAGREE=nullb-mq "$run" "${sel[@]}" -j 2 --spot-every 3 --out "$out" > "$t
 	fail "the sharded run failed: $(tail -n 20 "$tree/run.log")"
 boots=$(grep -c -- ' -- ' "$tree/vm-calls")
 expect_eq "guests booted (4 shards of one target, the spot check)" 5 "$boots"
+# GNU parallel starts them in the jobs file's order: the longest estimate first, as --plan's
+# wall time assumes, so that the longest guest is not the last one left running
+order=$(sed -n 's|.*> \(.*\)/run.log 2>&1; } 2> .*|\1|p' "$out/shards/jobs" | sed 's|.*/||' | paste -sd ' ')
+want=$({
+	sed -n 's/^shard \([0-9]*\) \([0-9]*\) .*/\2 \1/p' <<< "$plan"
+	sed -n 's/^spot \([0-9]*\) .*/\1 spot/p' <<< "$plan"
+} | sort -k1,1nr -s | cut -d ' ' -f 2 | paste -sd ' ')
+expect_eq "the guests' order, longest estimate first" "$want" "$order"
 want=$(grep '^cell ' <<< "$plan" | awk '{ print "raw/" $2 "/" $3 "/" $4 "/" $5 "/r1.json" }' | sort)
 expect_eq "each planned cell's r1 in the merged folder" "$want" "$(cd "$out" && find raw -name 'r1.json' | sort)"
 want=$(sed -n 's/^spot-cell //p' <<< "$plan" | awk '{ print "raw/" $1 "/" $2 "/" $3 "/" $4 "/r2.json" }' | sort)
