@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Which benches, ladder rungs and summary paths a target joins: the header lines of its own
-file, compare/targets/<name>.sh (docs/usage.md, "Adding a target"), read here and nowhere else.
+"""Which benches, ladder rungs, summary paths and A/B cells a target joins: the header lines of
+its own file, compare/targets/<name>.sh (docs/usage.md, "Adding a target"), read here and
+nowhere else.
 
   # bench: mq scsi          the benches (compare/run --bench NAME) that run it
   # bench-ratio: mq, over nullb-mq; randread-4k-qd32 1.2, randwrite-4k-qd32 1.2; LABEL
@@ -12,12 +13,14 @@ file, compare/targets/<name>.sh (docs/usage.md, "Adding a target"), read here an
                             then those on a store of their own
   # summary: PATH[, polled] a row of the summary's path table (polled: its polled
                             configuration)
+  # ab: ENGINE...           its ledger rows among compare/ab's default cells
 
-As a program (compare/run reads the tree's target files through it):
-  targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder
+As a program (compare/run and compare/ab read the tree's target files through it):
+  targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder | ab-rows
 prints the bench names, a bench's targets or the ladder's targets on ramlld's store that LEVEL
-runs, each comma-separated, or tools/stack-ladder's rungs, a line each with the rung below it
-(- for none); a bad header exits 2 naming the file and the line."""
+runs, each comma-separated, tools/stack-ladder's rungs, a line each with the rung below it
+(- for none), or compare/ab's default cells as a regular expression over ledger row ids; a bad
+header exits 2 naming the file and the line."""
 
 import glob
 import os
@@ -179,6 +182,14 @@ def summary_paths(headers):
     return [(p, t, polled.get(p)) for p, t in paths]
 
 
+def ab_rows(headers):
+    """compare/ab's default cells: each target's "# ab:" rows as one regular expression over
+    ledger row ids (TARGET/ENGINE), the targets in their files' names' order."""
+    rows = [f"{t}/({'|'.join(headers[t]['ab'].split())})" for t in sorted(headers)
+            if headers[t].get("ab", "").strip()]
+    return f"^({'|'.join(rows)})$"
+
+
 def main(argv):
     try:
         h = read_all()
@@ -193,9 +204,11 @@ def main(argv):
                            if not own and argv[1] in h[t].get("levels", "").split()))
         elif argv == ["summary-polled"]:
             print(",".join(pt for _, _, pt in summary_paths(h) if pt))
+        elif argv == ["ab-rows"]:
+            print(ab_rows(h))
         else:
             print("usage: targets.py bench-names | bench NAME | ladder LEVEL | stack-ladder"
-                  " | summary-polled",
+                  " | summary-polled | ab-rows",
                   file=sys.stderr)
             return 2
     except BadHeader as e:
