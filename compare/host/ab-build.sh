@@ -145,6 +145,16 @@ build_kernel() {
 	log "$side: kernel $how in $((EPOCHSECONDS - t0)) s: $kernel_dir"
 }
 
+# git_kernel SIDE TREE SHA WHAT: the kernel of --git REPO at SHA, checked out in TREE: K with the
+# modules of the tree's changes rebuilt (module mode, mod_at), else built (WHAT: the source text)
+git_kernel() {
+	if [ -n "$modkernel" ]; then
+		mod_at "$1" "$3"
+	else
+		build_kernel "$1" "$2" "$cache/ab/obj/$(name_of "$repo")" "ab git $3" "$4"
+	fi
+}
+
 # --- module mode: a Debian kernel, and that kernel with the patched modules rebuilt -------------
 # module_of DIR FILE: the module that DIR/Makefile builds FILE (a .c of DIR) into
 module_of() {
