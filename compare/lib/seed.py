@@ -1,25 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The seed sections' common part: the posts' bands (the verdict: lib/verdict.py), a seed
-section's markdown and its ratio bars."""
+"""The seed sections' common part: a seed section's markdown and its ratio bars (each section
+holds its post's band, BAND, for the verdict: lib/verdict.py)."""
 
 from .fmt import table
 from .stats import ratio
 from .verdict import RULES
-
-# The post's band per claim (lib/verdict.py's rule): (lo, hi, why).
-BANDS = {
-    "000": (1185 / 944, 1175 / 928, "its two mixes: 1185K / 944K and 1175K / 928K"),
-    "001": (1.5, 2.5, "\"a factor of 2x\", read to the digit it gave (2x against its 3x)"),
-    "001-fakerw-lld": (215.5 / 190.5, 216.5 / 189.5, "~216K / ~190K, each to 1K"),
-    "001-fakerw-rw": (799.5 / 651.5, 800.5 / 650.5, "about 800K / 651K, each to 1K"),
-    "002": (1.25, 1.35, "\"~30 %\" to the 10 %; its 1.29x and 1.32x inside"),
-    "003": (24.014 / 22.028, 184 / 167, "its two 4k tests, 1.090x and 1.102x"),
-    "004": (1.083, 1.107, "\"about 9 %\" (1.085-1.095), widened to its four jobs' 1.083-1.107"),
-}
-
-
-def band_of(key):
-    return BANDS[key][:2]
 
 
 def cell_ratio(idx, a, b, metric="iops"):

@@ -23,8 +23,8 @@ RULES = [
     "the cells it ran twice, whose agreement the line gives), and the interval is the ratio "
     f"± {EXACT_NO_DIFFERENCE * 100:g} % (both figures' agreement).",
     "**The post's band.** The post's ratio read to the last digit it gave, widened to every "
-    "ratio of its own figures for that claim (BANDS in compare/lib/seed.py): the post measured "
-    "once, on other hardware, and printed no spread.",
+    "ratio of its own figures for that claim (BAND in its section, compare/sections/seedNNN.py): "
+    "the post measured once, on other hardware, and printed no spread.",
     f"**{REPRODUCED}**: the interval excludes 1.0, on the post's side of it, and meets the "
     "post's band.",
     f"**{NOT_REPRODUCED}**: the interval excludes the post's band and either holds 1.0 (no "

@@ -10,16 +10,17 @@
 in_compare "$(report_python)" - "$TOP/compare" << 'EOF' || fail "the verdict rule"
 import sys
 from lib import seed, stats, verdict as V
+from sections import seed000, seed001, seed002, seed004
 
 T975 = {1: 12.706204736174698, 2: 4.302652729749464}  # scipy.stats.t.ppf(0.975, df)
 ok = stats.agreement([("a", [100000.0, 100400.0]), ("b", [50000.0, 50010.0])])
 bad = stats.agreement([("a", [100000.0, 100400.0]), ("b", [50000.0, 50300.0])])
 one = stats.agreement([("a", [100000.0]), ("b", [50000.0, 50010.0])])
-band001 = seed.band_of("001")  # 1.5-2.5
+band001 = seed001.BAND[:2]  # 1.5-2.5
 cases = [
     # host clock: r, sd, n, claim, band, agreement, category, a word of the reason
     (2.0, 0.1, 3, 2.0, band001, None, V.REPRODUCED, "meets the post's band"),
-    (1.7, 0.83, 3, 1.30, seed.band_of("002"), None, V.INCONCLUSIVE, "holds both 1.0"),  # -0.36-3.76
+    (1.7, 0.83, 3, 1.30, seed002.BAND[:2], None, V.INCONCLUSIVE, "holds both 1.0"),  # -0.36-3.76
     (1.05, 0.01, 3, 2.0, band001, None, V.NOT_REPRODUCED, "an effect smaller than the post's"),
     (1.0, 0.01, 3, 2.0, band001, None, V.NOT_REPRODUCED, "holds 1.0"),
     (0.9, 0.01, 3, 2.0, band001, None, V.NOT_REPRODUCED, "the other direction"),
@@ -28,9 +29,9 @@ cases = [
     (2.0, 0.1, 1, 2.0, band001, None, V.NOT_DECIDABLE, "one run: no interval"),
     # exact clock: the interval is the ratio ± 1 %
     (1.762, 0.0, 2, 2.0, band001, ok, V.REPRODUCED, "1.744-1.780"),
-    (1.232, 0.0, 2, 1.09, seed.band_of("004"), ok, V.NOT_REPRODUCED, "larger than the post's"),
-    (0.995, 0.0, 2, 1185 / 944, seed.band_of("000"), ok, V.NOT_REPRODUCED, "holds 1.0"),
-    (0.990, 0.0, 2, 1185 / 944, seed.band_of("000"), ok, V.NOT_REPRODUCED, "other side of 1.0"),
+    (1.232, 0.0, 2, 1.09, seed004.BAND[:2], ok, V.NOT_REPRODUCED, "larger than the post's"),
+    (0.995, 0.0, 2, 1185 / 944, seed000.BAND[:2], ok, V.NOT_REPRODUCED, "holds 1.0"),
+    (0.990, 0.0, 2, 1185 / 944, seed000.BAND[:2], ok, V.NOT_REPRODUCED, "other side of 1.0"),
     (1.008, 0.0, 2, 1.015, (1.01, 1.02), ok, V.INCONCLUSIVE, "holds both"),
     (1.762, 0.0, 2, 2.0, band001, bad, V.NOT_DECIDABLE, "b: 50,000 vs 50,300 (0.60 % apart)"),
     (1.762, 0.0, 2, 2.0, band001, one, V.NOT_DECIDABLE, "one run, and no cell of the run ran twice"),
