@@ -31,12 +31,7 @@ check_options() {
 	[ -z "$ledger_rw" ] || [ "$ledger" = 1 ] || die "--ledger-rw RW goes with --ledger"
 	if [ -n "$ledger_stacks" ]; then
 		[ "$ledger" = 1 ] || die "--ledger-stacks LIST goes with --ledger"
-		local st have
-		have=$("$here/ledger-guest" --list-stacks)
-		[ "$ledger_stacks" = all ] || for st in ${ledger_stacks//,/ } ''; do
-			[ -n "$st" ] || [ -n "${ledger_stacks//,/}" ] || die "--ledger-stacks: no stack named (allowed: a comma list of $have, or all)"
-			[ -z "$st" ] || [[ " $have " == *" $st "* ]] || die "--ledger-stacks: bad stack '$st' (allowed: a comma list of $have, or all)"
-		done
+		stack_list --ledger-stacks "$ledger_stacks" "$("$here/ledger-guest" --list-stacks)" > /dev/null || exit 2
 	fi
 	if [ -n "$report_only" ]; then
 		[ "$args_n" = $((${publish:+2} + 2)) ] ||

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the storage stacks as ledger and A/B rows, on a fake build and measurement: bad --stacks refused by compare/ab, compare/run --ledger and compare/ledger-guest with exit 2 and nothing run; the plan's stack rows; stack rows (dashed names, an absent stack) through ab.csv, the per-path and function tables; a stack's --path brings its stack to the bisect
+# what: the storage stacks as ledger and A/B rows, on a fake build and measurement: bad --stacks refused by compare/ab, compare/run --ledger and compare/ledger-guest in the same words with exit 2 and nothing run; the plan's stack rows; stack rows (dashed names, an absent stack) through ab.csv, the per-path and function tables; a stack's --path brings its stack to the bisect
 # where: host
 # requires: python3 patch git
 . "$TOP/tests/lib.sh"
@@ -47,10 +47,14 @@ expect_fail "--stacks: bad stack 'lio-rd'" "$TOP/compare/ab" --ab-patch "$dir/co
 [ ! -e "$dir/bad" ] || fail "a refused compare/ab wrote $dir/bad"
 expect_fail "--ledger-stacks: bad stack 'iscsi-target' ($allowed)" \
 	"$TOP/compare/run" --ledger --no-build --ledger-stacks nvme-tcp,iscsi-target --out "$dir/bad"
+expect_fail "--ledger-stacks: no stack named ($allowed)" \
+	"$TOP/compare/run" --ledger --no-build --ledger-stacks , --out "$dir/bad"
 expect_fail "--ledger-stacks LIST goes with --ledger" "$TOP/compare/run" --no-build --ledger-stacks iscsi --out "$dir/bad"
 [ ! -e "$dir/bad" ] || fail "a refused compare/run wrote $dir/bad"
-expect_fail "--stacks: bad stack 'ublk' (allowed: lio-iblock iscsi srp nvme-tcp nvme-rdma nvme-loop, or all)" \
+expect_fail "--stacks: bad stack 'ublk' ($allowed)" \
 	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks ublk --top "$TOP"
+expect_fail "--stacks: no stack named ($allowed)" \
+	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks , --top "$TOP"
 expect_fail "--top: '$dir' has no tools/devices and tools/stack" \
 	"$TOP/compare/ledger-guest" --out "$dir/bad" --ko none --stacks iscsi --top "$dir"
 [ ! -e "$dir/bad" ] || fail "a refused compare/ledger-guest wrote $dir/bad"
