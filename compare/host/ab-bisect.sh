@@ -57,7 +57,7 @@ bisect_run() {
 	echo "$good_sha $gv good" >> "$out/bisect.tsv"
 	git -C "$w" bisect reset > /dev/null 2>&1 || true
 	git -C "$w" bisect start "$bad_sha" "$good_sha" > /dev/null || fail "git bisect start failed in $w"
-	(cd "$w" && git bisect run env AB_COMMAND="$prog --bisect-step" "$here/ab" --bisect-step "$gv" --git "$repo" "${modargs[@]}" \
+	(cd "$w" && git bisect run "$here/ab" --bisect-step "$gv" --git "$repo" "${modargs[@]}" \
 		--cpus "$cpus" --path "$path" --threshold "$threshold" --out "$out") > "$out/bisect.log" 2>&1 || rc=$?
 	first=$(git -C "$w" rev-parse -q --verify refs/bisect/bad || true)
 	git -C "$w" bisect log > "$out/bisect-log.txt" 2>&1 || true
