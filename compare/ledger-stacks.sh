@@ -2,8 +2,8 @@
 # shellcheck shell=bash disable=SC2154
 # compare/ledger-stacks.sh: the ledger's rows of the storage stacks (--stacks), sourced by
 # compare/ledger-guest after the reference rows (its variables and functions: cell, absent,
-# any_row, row_line, ramlld_base, LEDGER, rows_rx, prog; ng_* of compare/ledger-paths.sh),
-# copied into the harness snapshot beside it.
+# any_row, row_line, LEDGER, rows_rx, prog; ramlld_base of compare/ledger-ramlld.sh; ng_* of
+# compare/ledger-paths.sh), copied into the harness snapshot beside it.
 # stack_rows STACK: ramlld mode=mq as the base loads it, filled, STACK up on /dev/ramlldmq0 and
 # the io_uring rows on the disk it made; then STACK down and ramlld out. Each stack's rows are
 # written whatever happens to it (absent, failed), and the next stack goes on.
