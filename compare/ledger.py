@@ -38,12 +38,22 @@ def parse_perf(path):
 
 
 def read_rows(root):
+    """ledger.tsv's rows; a row without an id or with an IOPS that is not a positive number
+    stops the program (exit 2), naming the line: a figure from it would be wrong."""
     rows = []
-    with open(os.path.join(root, "ledger.tsv"), encoding="utf-8") as f:
+    path = os.path.join(root, "ledger.tsv")
+    with open(path, encoding="utf-8") as f:
         head = f.readline().rstrip("\n").split("\t")
-        for line in f:
+        for n, line in enumerate(f, 2):
             r = dict(zip(head, line.rstrip("\n").split("\t")))
-            r["iops"] = float(r["iops"]) if r.get("iops") else None
+            try:
+                r["iops"] = float(r["iops"]) if r.get("iops") else None
+            except ValueError:
+                r["iops"] = -1.0
+            if not r.get("id") or (r["iops"] is not None and not r["iops"] > 0):
+                print(f"ledger.py: {path} line {n}: bad row (allowed: an id, and an IOPS "
+                      f"that is a number > 0 or empty): {line.strip()!r}", file=sys.stderr)
+                sys.exit(2)
             rows.append(r)
     return rows
 
@@ -71,6 +81,122 @@ def base_of(r, by_id):
     if parts[0] != "libaio":
         return by_id.get(f"{tid}/io_uring")
     return None
+
+
+# The ladder around the block layer: every path at one depth on ramlld's one store, each beside
+# its block-path twin (the path it goes around or is built on): (label, target, twin target);
+# the twin's row is the one of the same depth (its engine by TWIN_ENGINE). The NVMe stacks
+# export ramlld's mq disk; a ublk loop target reads ramlld's bio disk.
+LADDER = [("bio", "ramlld-bio", None),
+          ("blk-mq", "ramlld-mq", "ramlld-bio"),
+          ("sd (SCSI disk)", "ramlld-sd", "ramlld-mq"),
+          ("sg (SCSI generic, /dev/sgN)", "ramlld-sg", "ramlld-sd"),
+          ("nvme-tcp block (/dev/nvmeXnY)", "nvme-tcp", "ramlld-mq"),
+          ("nvme-tcp passthrough (/dev/ngXnY)", "nvme-tcp-ng", "nvme-tcp"),
+          ("nvme-loop block (/dev/nvmeXnY)", "nvme-loop", "ramlld-mq"),
+          ("nvme-loop passthrough (/dev/ngXnY)", "nvme-loop-ng", "nvme-loop"),
+          ("ublk null target", "ublk-null", "ramlld-bio"),
+          ("ublk loop target over bio", "ublk-loop", "ramlld-bio")]
+# the ladder's depths: each engine of its rows (compare/ledger-guest, compare/ledger-paths.sh)
+# and the queue depth it keeps
+DEPTH = {"io_uring-qd1": 1, "sg-qd1": 1, "io_uring_cmd-qd1": 1,
+         "io_uring-qd16": 16, "sg-qd16": 16,
+         "io_uring": 32, "io_uring_cmd": 32}
+# a path's engine at a depth -> its twin's (the block device's io_uring at that depth)
+TWIN_ENGINE = {"sg-qd1": "io_uring-qd1", "sg-qd16": "io_uring-qd16",
+               "io_uring_cmd": "io_uring", "io_uring_cmd-qd1": "io_uring-qd1"}
+# paths the ledger has no row for, with why (the ladder says it rather than leave them out)
+LADDER_NO_ROW = [("bsg (/dev/bsg/*)", "fio's sg engine sends sg v3 headers (sg_io_hdr) and "
+                  "/dev/bsg/* takes only v4 (sg_io_v4): no fio engine drives it")]
+# the block devices of the ladder: the rest go around them or are built on them
+BLOCK_PATHS = {"ramlld-bio", "ramlld-mq", "ramlld-sd", "nvme-tcp", "nvme-loop"}
+# the ladder's stacks are the NVMe ones (their generic character device beside the block one)
+LADDER_OPTIONAL = {"nvme-tcp", "nvme-tcp-ng", "nvme-loop", "nvme-loop-ng"}
+
+
+def ladder(rows):
+    """The ladder around the block layer from the ledger's rows: {"depths": [{"depth": N,
+    "rungs": [...]}], "not_run": [(label, target, why)]}. A rung: its path, row id, status and
+    note (an absent or failed row keeps its reason, never a figure), instructions per I/O, its
+    twin's row and figure, the difference per I/O and in %, and the ratio to ramlld-bio's row
+    of the same depth. A path's rows with a feature (ID/ENGINE/FEATURE: zero copy, sg's
+    scatter_elem_sz) stand beside the same twin as the path's row without it."""
+    by_id = {r["id"]: r for r in rows}
+    depths = {}
+    seen = set()
+    for label, t, twin_t in LADDER:
+        for r in rows:
+            tid, _, rest = r["id"].partition("/")
+            eng, _, feat = rest.partition("/")
+            if tid != t or eng not in DEPTH:
+                continue
+            # a block path's own feature rows (toggles) are the ledger table's, not the ladder's
+            if feat and t in BLOCK_PATHS:
+                continue
+            seen.add(t)
+            d = DEPTH[eng]
+            tw = by_id.get(f"{twin_t}/{TWIN_ENGINE.get(eng, eng)}") if twin_t else None
+            # a block path's twin is context, shown where the ledger measured it (sd's QD16
+            # row has none: it is there for sg's); a path around the block layer's is the point
+            if not tw and t in BLOCK_PATHS:
+                twin_t = None
+            bio = by_id.get(f"ramlld-bio/{TWIN_ENGINE.get(eng, eng)}")
+            v = r["instr_per_io"] if r["status"] == "ok" else None
+            tv = tw["instr_per_io"] if tw and tw["status"] == "ok" else None
+            bv = bio["instr_per_io"] if bio and bio["status"] == "ok" else None
+            depths.setdefault(d, []).append({
+                "path": label + (f", {feat}" if feat else ""), "id": r["id"],
+                "status": r["status"], "note": r.get("note", ""), "instr_per_io": v,
+                "twin": f"{twin_t}/{TWIN_ENGINE.get(eng, eng)}" if twin_t else None,
+                "twin_status": tw["status"] if tw else ("not in this run" if twin_t else None),
+                "twin_instr_per_io": tv,
+                "delta": v - tv if v and tv else None,
+                "delta_pct": (v - tv) * 100 / tv if v and tv else None,
+                "x_bio": v / bv if v and bv else None})
+    not_run = [(label, t, "not selected (--ledger-stacks, --ledger-rows)" if t in LADDER_OPTIONAL
+                else "not selected (--ledger-rows)")
+               for label, t, _ in LADDER if t not in seen]
+    not_run += [(label, None, why) for label, why in LADDER_NO_ROW]
+    return {"depths": [{"depth": d, "rungs": depths[d]} for d in sorted(depths)],
+            "not_run": not_run}
+
+
+def ladder_markdown(lad, unit):
+    """The ladder's tables, one a depth, and what is not in it, with why."""
+    if not lad["depths"]:
+        return []
+    L = ["## Around the block layer: the ladder", "",
+         "Every path at one queue depth on ramlld's one store (4k random reads), beside its "
+         "block-path twin: blk-mq over bio, sd over blk-mq, sg over sd on the same LUN, an NVMe "
+         "stack's block device over ramlld's mq disk it exports, its passthrough character "
+         "device over that block device, ublk over ramlld's bio disk. `Δ` = the path's "
+         f"{unit} minus its twin's: what it adds (+) or saves (−) per I/O; `× bio` = over "
+         "ramlld-bio at the same depth. A row the kernel or a tool cannot run is absent with "
+         "why, never a figure.", ""]
+    for d in lad["depths"]:
+        L.append(f"### QD{d['depth']}")
+        L.append("")
+        body = []
+        for g in d["rungs"]:
+            if g["status"] != "ok":
+                body.append([g["path"], g["id"], f"**{g['status']}**: {g['note']}",
+                             g["twin"] or "-", "-", "-", "-", "-"])
+                continue
+            tw = (fmt(g["twin_instr_per_io"], 0) if g["twin_instr_per_io"] is not None
+                  else g["twin_status"] or "-")
+            body.append([g["path"], g["id"], fmt(g["instr_per_io"], 0), g["twin"] or "-", tw,
+                         f"{g['delta']:+,.0f}" if g["delta"] is not None else "-",
+                         f"{g['delta_pct']:+.1f}" if g["delta_pct"] is not None
+                         else "-", f"{g['x_bio']:.2f}" if g["x_bio"] is not None else "-"])
+        L.append(table(["path", "row", unit, "twin", f"twin's {unit}", "Δ per I/O", "Δ %",
+                        "× bio"], body, "llrlrrrr"))
+        L.append("")
+    if lad["not_run"]:
+        L.append("Not in this ladder: " + "; ".join(
+            f"{label} (`{t}`: {why})" if t else f"{label} ({why})"
+            for label, t, why in lad["not_run"]) + ".")
+        L.append("")
+    return L
 
 
 def build(root):
@@ -103,6 +229,7 @@ def build(root):
             if not c or r["iops"] > c["iops"]:
                 cheapest[r["target"]] = r
     return {"meta": meta, "exact": exact, "rows": rows,
+            "ladder": ladder(rows) if exact else None,
             "cheapest": {t: {"id": c["id"], "iops": c["iops"], "instr_per_io": c["instr_per_io"]}
                          for t, c in cheapest.items()}}
 
@@ -175,6 +302,9 @@ def markdown(res, title="Per-core ledger"):
     L.append(table(["target", "row", unit], [
         [t, c["id"], fmt(c["instr_per_io"], 0) if res["exact"] else fmt(c["iops"], 0)]
         for t, c in sorted(res["cheapest"].items(), key=lambda kv: -(kv[1]["iops"] or 0))]))
+    if res["ladder"]:
+        L.append("")
+        L += ladder_markdown(res["ladder"], unit)
     return L
 
 
