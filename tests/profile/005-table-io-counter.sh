@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: tools/iprofile/table counts a cell's I/Os by the function its meta.env names (io_done, io_submit: guest-cell's sg_rq_end_io of module sg for the SCSI generic node), by name whatever module holds it, the sg module's functions in a layer of their own, and by blkdev_bio_end_io_async where the cell names none; a cell whose function never ran in the window is refused with its name (exit 1); guest-cell refuses an engine that does not go with its target, naming what goes with what, before it makes anything (exit 2)
+# what: tools/iprofile/table counts a cell's I/Os by the function its meta.env names (io_done, io_submit: guest-cell's sg_rq_end_io of module sg for the SCSI generic node), by name whatever module holds it, the sg module's functions in a layer of their own, and by blkdev_bio_end_io_async where the cell names none; a window of fio's whole run (run-open, run-close markers) as the steady one, none refused; a cell whose function never ran in the window is refused with its name (exit 1); guest-cell refuses an engine that does not go with its target, naming what goes with what, before it makes anything (exit 2)
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -64,7 +64,18 @@ printf 'target=ramlld-sd\n' > "$c/meta.env"
 n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["n"])' "$dir/blk.json")
 expect_eq "I/Os by blkdev_bio_end_io_async when meta.env names none" 50 "$n"
 
+# a window of fio's whole run (guest-cell --window run): its markers in place of the steady ones
+sed -i 's/steady-open/run-open/; s/steady-close/run-close/' "$c/marks.tsv"
+"$TOP/tools/iprofile/table" "$c" --json "$dir/run.json" > /dev/null || fail "table failed on a run window"
+n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["n"])' "$dir/run.json")
+expect_eq "I/Os in a run window" 50 "$n"
+sed -i '/run-close/d' "$c/marks.tsv"
+run_rc 1 "$TOP/tools/iprofile/table" "$c"
+grep -qF "marker: the cell did not finish" <<< "$out" || fail "a cell without a closed window is not refused: $out"
+echo "ok: refused: $out"
+
 # a function that never ran in the window
+printf '4\t0\trun-close\t1000101050\t0.00\n' >> "$c/marks.tsv"
 printf 'target=nvme-tcp-ng\nio_done=nvme_uring_cmd_end_io\nio_submit=nvme_uring_cmd_io\n' > "$c/meta.env"
 run_rc 1 "$TOP/tools/iprofile/table" "$c"
 grep -qF "no nvme_uring_cmd_end_io in the window" <<< "$out" || fail "the refusal does not name the function: $out"
@@ -72,10 +83,11 @@ echo "ok: refused: $out"
 
 # guest-cell: an engine that does not go with the target, refused before anything is made
 for args in "--target ramlld-sd --engine sg-qd16" "--target ramlld-sg --engine io_uring" \
-	"--target nvme-tcp --engine io_uring_cmd" "--target nvme-tcp-ng --engine libaio"; do
+	"--target nvme-tcp --engine io_uring_cmd" "--target nvme-tcp-ng --engine libaio" \
+	"--target ramlld-sd --window whole"; do
 	# shellcheck disable=SC2086 # one argument a word
 	run_rc 2 "$TOP/tools/iprofile/guest-cell" --out "$dir/gc" $args
-	grep -qE "go with (ramlld-sg|nvme-tcp-ng)" <<< "$out" || fail "guest-cell $args: the refusal does not say what goes with what: $out"
+	grep -qE "go with (ramlld-sg|nvme-tcp-ng)|--window: bad value 'whole' \(allowed: steady run\)" <<< "$out" || fail "guest-cell $args: the refusal does not say what goes with what: $out"
 	echo "ok: refused: $out"
 done
 run_rc 2 "$TOP/tools/iprofile/guest-cell" --out "$dir/gc" --target ramlld-sd --engine sg
