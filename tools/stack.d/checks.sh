@@ -6,23 +6,28 @@
 read -r kver < /proc/sys/kernel/osrelease
 declare -A kmods=()
 
-# module_exists M: the running kernel has module M (loadable or built in). Reads modules.dep
-# and modules.builtin once with builtins: in a TCG guest each modinfo costs a good part of a second.
-module_exists() {
+# kmods_read: kmods filled from modules.dep and modules.builtin, once, with builtins: in a TCG
+# guest each modinfo costs a good part of a second, and one reading of modules.dep about one.
+# A caller that asks in command substitutions (list) reads them first, in its own shell.
+kmods_read() {
 	local f line n
+	[ ${#kmods[@]} -eq 0 ] || return 0
+	for f in /lib/modules/"$kver"/modules.dep /lib/modules/"$kver"/modules.builtin; do
+		[ -r "$f" ] || continue
+		while IFS= read -r line; do
+			n=${line%%:*}
+			n=${n##*/}
+			n=${n%%.ko*}
+			kmods[${n//-/_}]=1
+		done < "$f"
+	done
+	kmods[.]=1 # read once, even when empty
+}
+
+# module_exists M: the running kernel has module M (loadable or built in).
+module_exists() {
 	[ -d "/sys/module/${1//-/_}" ] && return 0
-	if [ ${#kmods[@]} -eq 0 ]; then
-		for f in /lib/modules/"$kver"/modules.dep /lib/modules/"$kver"/modules.builtin; do
-			[ -r "$f" ] || continue
-			while IFS= read -r line; do
-				n=${line%%:*}
-				n=${n##*/}
-				n=${n%%.ko*}
-				kmods[${n//-/_}]=1
-			done < "$f"
-		done
-		kmods[.]=1 # read once, even when empty
-	fi
+	kmods_read
 	[ -n "${kmods[${1//-/_}]:-}" ]
 }
 
@@ -54,6 +59,7 @@ unavailable_reason() {
 
 cmd_list() {
 	local s r st
+	kmods_read
 	for s in "${stacks[@]}"; do
 		r=$(unavailable_reason "$s")
 		st=
