@@ -10,10 +10,19 @@ out=
 RAMLLD_STACK_WAIT=${RAMLLD_STACK_WAIT:-$(wait_seconds)}
 export RAMLLD_STACK_WAIT
 
+# stack_line STACK: sets line to STACK's line of tools/stack list. What is available is the
+# kernel's and stays: list runs once a test (in a TCG guest a program starts slowly), in this
+# shell (not in a command substitution, which would lose it).
+stack_list_once=
+stack_line() {
+	[ -n "$stack_list_once" ] || stack_list_once=$("$STACK" list) || fail "tools/stack list failed"
+	line=$(awk -v s="$1" '$1 == s' <<< "$stack_list_once")
+}
+
 # stack_need STACK: skip unless tools/stack says STACK is available on this kernel.
 stack_need() {
 	local line
-	line=$("$STACK" list | awk -v s="$1" '$1 == s')
+	stack_line "$1"
 	[ -n "$line" ] || fail "tools/stack list does not name $1"
 	case $line in
 	*" available "*) echo "available: $1" ;;
@@ -23,7 +32,9 @@ stack_need() {
 
 # stack_available STACK: tools/stack list says STACK is available.
 stack_available() {
-	[ "$("$STACK" list | awk -v s="$1" '$1 == s { print $2 }')" = available ]
+	local line
+	stack_line "$1"
+	[[ $line == "$1 "*" available "* ]]
 }
 
 # kernel_state: what a stack may leave behind: loaded modules, the configfs trees of LIO and
