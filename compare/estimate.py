@@ -10,6 +10,9 @@ guest's prefixed "knob-guest ") on standard input, and the targets' header table
                       to itself)
   estimate-matrix S   the matrix's guest (boot, set-ups, runs, breakdowns)
   estimate-knobs S    the knob guest (0 when there is none)
+  estimate-profile S  compare/run --exact-profile's profiled guests, one after the other
+                      after the others (0 without it): each path's cell with the cache model,
+                      then the per-CPU boot of its settings
   host-stretch X      how much the host's load at the start stretches a guest's wall time
   timeout-matrix S, timeout-knobs S, timeout-factor N: each guest's timeout (N x its
                       estimate x the stretch)
@@ -68,6 +71,13 @@ ICOUNT = {
     "knob_run": (4, 5),    # a knob-table run, 4 dd a CPU: 56 runs of 1 s in 494 s (scaled
                            # by the square root of the dd count: 20 dd took 2-3 min at load 7)
     "host_side": 90,       # the module build and the report
+    # compare/run --exact-profile (docs/profile.md, "Cost"): QEMU 7.2 with the plugin and its
+    # cache model, one path's cell: fixed + per_s x its window R (fio runs R + 2 s)
+    "xp_cell": (60, 40),
+    # QEMU 10, 2 vCPUs, the plugin and its cache model: the boot, then per setting fixed +
+    # per_s x 3R (its two windows: fio for R and for 2R)
+    "xp_percpu_boot": 60,
+    "xp_percpu_setting": (40, 90),
 }
 # the host's clock: guest time is wall time; fio's start-up and a set-up under TCG
 HOST = {
@@ -87,15 +97,15 @@ def seconds_of(runtime):
 def parse(lines):
     """The plan's fields: cells (target, profile, workload, section, shape) and the rest,
     the knob guest's under "knob-guest"."""
-    plan = {"cells": [], "knob-guest": {}}
+    plan = {"cells": [], "knob-guest": {}, "exact-profile": {}}
     for line in lines:
         line = line.rstrip("\n")
         if not line:
             continue
         key, _, rest = line.partition(" ")
-        if key == "knob-guest":
+        if key in ("knob-guest", "exact-profile"):
             k, _, v = rest.partition(" ")
-            plan["knob-guest"][k] = v
+            plan[key][k] = v
         elif key == "cell":
             t, p, w, s, shape = rest.split()
             plan["cells"].append((t, p, w, s, shape))
@@ -242,8 +252,22 @@ def knob_seconds(fields, clock, level):
     return runs * per
 
 
+def profile_seconds(xp):
+    """compare/run --exact-profile's guests (the plan's "exact-profile" lines), always on the
+    exact clock."""
+    if not xp:
+        return 0
+    f, p = ICOUNT["xp_cell"]
+    paths = [t for t in xp.get("paths", "").split(",") if t]
+    cells = len(paths) * (f + p * float(xp.get("paths-runtime", "1")))
+    settings = [s for s in xp.get("percpu-settings", "").split(",") if s]
+    f, p = ICOUNT["xp_percpu_setting"]
+    per = len(settings) * (f + p * 3 * float(xp.get("percpu-runtime", "1")))
+    return cells + (ICOUNT["xp_percpu_boot"] + per if settings else 0)
+
+
 def estimate(plan, targets, clock):
-    """(whole, matrix guest, knob guest) seconds."""
+    """(whole, matrix guest, knob guest, exact profile) seconds."""
     c = ICOUNT if clock == "icount" else HOST
     level = plan.get("level", "default")
     matrix = matrix_seconds(plan, targets, clock)
@@ -252,7 +276,8 @@ def estimate(plan, targets, clock):
     kg = plan["knob-guest"]
     if kg:
         knobs = c["boot"] + knob_seconds(kg, clock, level)
-    return matrix + knobs + c["host_side"], matrix, knobs
+    xp = profile_seconds(plan["exact-profile"])
+    return matrix + knobs + xp + c["host_side"], matrix, knobs, xp
 
 
 def stretch(load, cpus):
@@ -302,24 +327,26 @@ def main():
     except OSError as e:
         ap.error(f"--targets-tsv: {e.strerror}: '{args.targets_tsv}'")
     plan = parse(sys.stdin)
-    whole, matrix, knobs = estimate(plan, targets, args.clock)
+    whole, matrix, knobs, xp = estimate(plan, targets, args.clock)
     print(f"estimate {whole:.0f} s of host CPU ({human(whole)} with a host CPU to itself)")
     print(f"estimate-matrix {matrix:.0f}")
     print(f"estimate-knobs {knobs:.0f}")
+    print(f"estimate-profile {xp:.0f}")
     st = stretch(args.host_load, args.host_cpus)
     print(f"host-stretch {st:.2f} (load {args.host_load:.2f} on {args.host_cpus} CPUs)")
     print(f"timeout-matrix {timeout(matrix, st)}")
     print(f"timeout-knobs {timeout(knobs, st) if knobs else 0}")
     print(f"timeout-factor {TIMEOUT_FACTOR}")
     if args.jobs:
-        fan_out(args, plan, targets, knobs)
+        fan_out(args, plan, targets, knobs, xp)
     else:
         print(f"wall {whole * st:.0f} s ({minutes(whole * st)} of wall time: one guest at a time, "
               f"host load {args.host_load:.2f} on {args.host_cpus} CPUs)")
 
 
-def fan_out(args, plan, targets, knobs):
-    """The shards, the spot check and the wall time of --jobs."""
+def fan_out(args, plan, targets, knobs, xp=0):
+    """The shards, the spot check and the wall time of --jobs (the exact profile's guests
+    after them, one at a time)."""
     c = ICOUNT if args.clock == "icount" else HOST
     st = stretch(args.host_load + args.jobs - 1, args.host_cpus)
     guests = []
@@ -335,9 +362,10 @@ def fan_out(args, plan, targets, knobs):
         guests.append(secs)
     if knobs:
         guests.append(knobs)
-    w = wall(guests, args.jobs, st) + c["host_side"]
+    w = wall(guests, args.jobs, st) + xp * stretch(args.host_load, args.host_cpus) + c["host_side"]
+    then = " then the exact profile's guests one at a time," if xp else ""
     print(f"wall {w:.0f} s ({minutes(w)} of wall time: {len(guests)} guests, {args.jobs} at a time "
-          f"on {args.host_cpus} CPUs, host load {args.host_load:.2f})")
+          f"on {args.host_cpus} CPUs,{then} host load {args.host_load:.2f})")
 
 
 def minutes(seconds):

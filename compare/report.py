@@ -149,9 +149,12 @@ def main(argv):
         return 0
     if a.publish and not os.path.isdir(a.publish):
         ap.error(f"--publish: no folder '{a.publish}' (give an existing folder, e.g. docs/)")
-    if not load(a.dir).cells and not os.path.isdir(os.path.join(a.dir, "two-node")):
+    # the runs of their own: --two-node's, --exact-profile's
+    alone = ("two-node", "iprofile", "percpu")
+    if not load(a.dir).cells and not any(os.path.isdir(os.path.join(a.dir, d)) for d in alone):
         print(f"report.py: '{a.dir}' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json "
-              "nor two-node/ in it (give a folder a compare/run run wrote)", file=sys.stderr)
+              "nor two-node/, iprofile/ or percpu/ in it (give a folder a compare/run run wrote)",
+              file=sys.stderr)
         return 2
     from lib.report_publish import SEEDS_BEGIN, SEEDS_END
     from sections import headline

@@ -59,6 +59,14 @@ check_options() {
 		[ "$wide" = 0 ] || conflict --ledger --wide
 	fi
 	[ -z "$bench" ] || [ -z "$kernels" ] || conflict --bench --kernels
+	if [ "$exact_profile" = 1 ]; then
+		[ -z "$host_devs" ] || conflict --host --exact-profile "the profile is guests of its own"
+		[ -z "$kernel" ] || conflict --kernel --exact-profile "the profiled guests run the default kernel"
+		[ -z "$kernels" ] || conflict --kernels --exact-profile
+		[ "$ledger" = 0 ] || conflict --ledger --exact-profile
+		[ -z "$two_node" ] || [ -n "$levels_given" ] || [ "$sel" = 1 ] || [ -n "$bench" ] ||
+			die "--two-node and --exact-profile without a level each run alone: run them one after the other, or with a level"
+	fi
 	[ -z "$two_node_args" ] || [ -n "$two_node" ] || die "--two-node-args ARGS goes with --two-node STACKS"
 	if [ -n "$two_node" ]; then
 		local s have

@@ -188,11 +188,10 @@ run_two_node() {
 	return "$rc"
 }
 
-# run_two_node_only: --two-node without a level: the module built, the two-node cells, the
-# report of the folder (its cost ladder's two-node column)
-run_two_node_only() {
-	local rc=0
-	[ -n "$out" ] || out=$top/results/$(date +%Y%m%d-%H%M%S)-two-node
+# alone_start NAME: a run of its own without a level (--two-node, --exact-profile): the folder
+# (results/<date>-NAME unless --out), the default kernel's module built, meta.env begun
+alone_start() {
+	[ -n "$out" ] || out=$top/results/$(date +%Y%m%d-%H%M%S)-$1
 	mkdir -p "$out"
 	out=$(cd "$out" && pwd)
 	ko=$top/drivers/ramlld.ko
@@ -203,12 +202,24 @@ run_two_node_only() {
 		echo "git=$(git -C "$top" rev-parse --short HEAD 2> /dev/null || echo none)"
 		echo "host_started=$(date -u +%FT%TZ)"
 	} > "$out/meta.env"
-	run_two_node "$out" || rc=$?
+}
+
+# alone_end STATUS: its end in meta.env, the report of the folder, exit STATUS
+alone_end() {
 	echo "host_ended=$(date -u +%FT%TZ)" >> "$out/meta.env"
 	find_python
 	"$py" "$here/report.py" "$out"
 	echo "$prog: report: $out/report.md"
-	exit "$rc"
+	exit "$1"
+}
+
+# run_two_node_only: --two-node without a level: the module built, the two-node cells, the
+# report of the folder (its cost ladder's two-node column)
+run_two_node_only() {
+	local rc=0
+	alone_start two-node
+	run_two_node "$out" || rc=$?
+	alone_end "$rc"
 }
 
 # run_one_guest: the matrix in one guest (the host's clock, a bench, --interleave, --perf-cell:

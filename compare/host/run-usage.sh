@@ -12,6 +12,7 @@ usage: $prog [--quick | --full] [options]
        $prog --kernels "SUITE..." [options]
        $prog --ledger [--ledger-rows REGEX] [--ledger-rw RW] [--ledger-stacks LIST] [--runtime S] [--no-perf] [--kernel K | --kernels LIST]
        $prog --two-node STACKS [--two-node-args ARGS] [--out DIR]
+       $prog --exact-profile [--quick | --default | a selection] [--out DIR]
        $prog --report DIR [--publish DOCS]
        $prog --ab --ab-patch FILE | --bisect GOOD BAD ...   (runs compare/ab)
 
@@ -158,6 +159,20 @@ two nodes (docs/stacks.md, "Two nodes"):
                      seed 002's section reads it
   --two-node-args ARGS  more compare/two-node options for each stack (e.g. "--runs 3
                      --runtime 20"; compare/two-node --help)
+the exact profile (docs/profile.md; an option of its own, in no level: its profiled guests
+take more host CPU than a level's step may, docs/profile.md's "Cost"; --plan counts it):
+  --exact-profile    after the level's guests (alone: only this, into
+                     results/<date>-exact-profile), one guest at a time, with the profiling
+                     plugin (tools/iprofile) and its cache model (--cache default: L1d 32 KiB
+                     8-way, L2 1 MiB 16-way, 64 B lines, per CPU): each ramlld path's (bio, mq,
+                     sd) 4k randread QD32 cell, a 1 s window, QEMU 7.2, 1 vCPU, into
+                     OUT/iprofile/PATH (the report's "Cache misses per path"); then the per-CPU
+                     profile of rq_affinity 0, 1, 2 on ramlld's mq and sd disks, completions on
+                     CPU 0 and fio on CPU 1, windows of 0.2 and 0.4 s, QEMU 10, 2 vCPUs, into
+                     OUT/percpu (the knob section's per-CPU and cache tables, seed 001's verdict
+                     by the per-CPU model). --plan prints its "exact-profile" lines and counts it
+                     ("estimate-profile S"). A failed part is in the report's notes and fails the
+                     run (exit 1 when a setting disagrees with the driver's counters)
 the A/B of two kernels built from sources (docs/ab.md):
   --ab, --ab-patch FILE, --bisect GOOD BAD  compare/ab with these arguments (--ab itself
                      dropped): a change's instructions per I/O on each path, and its bisect
@@ -202,7 +217,8 @@ to start (a bad argument, a plan over 48 h); 1 when the build fails or the modul
 guest kernel's (nothing booted); 3 when ramlld does not load in the guest (nothing measured);
 tools/vm/run's status (124 timeout, 125 a kernel report or a guest that died) when the guest
 ended before guest-run did, or the knob guest's (1 when compare/knobs.py failed in it) when the
-matrix's guest did not: the report of what they wrote is made first, and its Notes say where
-it was cut.
+matrix's guest did not, or the exact profile's (1 when a setting disagrees with the driver's
+counters, a profiled guest's own otherwise) when a part of it failed: the report of what they
+wrote is made first, and its Notes say where it was cut.
 EOF
 }

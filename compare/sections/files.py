@@ -9,6 +9,7 @@ def render(run, plots):
     return ["## Files", "",
             "raw/<target>/<profile>/<workload>/<section>/r<N>.json (fio), .cpu (/proc/stat "
             "before/after), .queue (sysfs read back after the run); breakdown/<target>/ "
-            "(btt.txt, perf.txt, fio JSON of the traced runs); knobs/knobs.jsonl; results.csv, "
+            "(btt.txt, perf.txt, fio JSON of the traced runs); knobs/knobs.jsonl; iprofile/PATH/ and "
+            "percpu/ (`--exact-profile`: tools/iprofile's profiles); results.csv, "
             "results.json; report.md and report.html (this report, rebuilt by `compare/run "
             "--report DIR`); guest-run.log.", ""]

@@ -10,6 +10,9 @@ from lib import knobtable, percpu
 
 TITLE = "The knob table"
 ORDER = 80
+# which kind of step the per-CPU profile is (compare/run --help)
+STEP = ("The per-CPU profile is made by `compare/run --exact-profile`, an option of its own, "
+        "not part of any level: its profiled boots cost minutes of host CPU each (docs/profile.md).")
 
 
 def noise(floor, b, v, w_noise):
@@ -95,8 +98,11 @@ def render(run, plots):
     L = (knobtable.markdown(os.path.join(run.root, "knobs"), guest=run.meta.get("knob_guest"))
          or knobtable.not_measured(run.meta))
     data = percpu.load(run.root)
-    per_cpu = (["### Where each knob acts, per CPU (the exact profile)", ""]
+    per_cpu = (["### Where each knob acts, per CPU (the exact profile)", "", STEP, ""]
                + percpu.markdown(percpu.table(data)) + [""]) if data else []
+    if L and not data:
+        per_cpu = ["Where each knob acts per CPU, and the cache model's misses per rq_affinity "
+                   "setting: not in this run. " + STEP, ""]
     if not L and not per_cpu:
         return []
     if not L:

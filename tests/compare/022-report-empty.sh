@@ -13,6 +13,6 @@ for d in "$dir/empty" "$dir/meta-only"; do
 	rc=0
 	msg=$("$TOP/compare/run" --report "$d" 2>&1) || rc=$?
 	expect_eq "compare/run --report ${d##*/}'s exit status" 2 "$rc"
-	expect_eq "its message" "report.py: '$d' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json nor two-node/ in it (give a folder a compare/run run wrote)" "$msg"
+	expect_eq "its message" "report.py: '$d' has no cells: no raw/TARGET/PROFILE/WORKLOAD/SECTION/rN.json nor two-node/, iprofile/ or percpu/ in it (give a folder a compare/run run wrote)" "$msg"
 	[ ! -e "$d/report.md" ] || fail "a report.md written into ${d##*/}"
 done

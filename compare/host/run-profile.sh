@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2154
+# compare/host/run-profile.sh: compare/run --exact-profile, the exact profile's step (docs/profile.md):
+# the per-CPU knob profile with the cache model on ramlld's mq and sd disks (OUT/percpu, the knob
+# section's) and each ramlld path's cache misses (OUT/iprofile/PATH, the cache section's), one
+# profiled guest at a time after the level's guests; sourced by compare/run.
+
+# What the step runs (--plan prints it; compare/estimate.py counts it as "exact-profile" lines)
+xp_paths=(ramlld-bio ramlld-mq ramlld-sd)
+xp_runtime=1
+xp_percpu_settings=mq:rq_affinity=0,mq:rq_affinity=1,mq:rq_affinity=2,sd:rq_affinity=0,sd:rq_affinity=1,sd:rq_affinity=2
+# the per-CPU windows' R (and 2R): a setting's two windows differ by 0.2 s of fio's steady I/O,
+# ~16,000-20,000 I/Os; its cost is mostly the cache model's, per instruction
+xp_percpu_runtime=0.2
+xp_cache=default
+
+# exact_profile_plan: the step's lines of the plan
+exact_profile_plan() {
+	local IFS=,
+	echo "exact-profile paths ${xp_paths[*]}"
+	echo "exact-profile paths-runtime $xp_runtime"
+	echo "exact-profile paths-guest QEMU 7.2 (system), 1 vCPU, cache $xp_cache"
+	echo "exact-profile percpu-settings $xp_percpu_settings"
+	echo "exact-profile percpu-runtime $xp_percpu_runtime"
+	echo "exact-profile percpu-guest QEMU 10 (trixie), 2 vCPUs, cache $xp_cache"
+}
+
+# xp_fail WHAT STATUS LOG: a failed part of the step, in the report's notes
+xp_fail() {
+	printf 'fail\t%s\tthe exact profile'\''s %s failed (status %s): %s\n' "exact-profile" "$1" "$2" "$3" >> "$out/notes.tsv"
+	echo "$prog: the exact profile's $1 failed (status $2): $out/$3" >&2
+}
+
+# run_exact_profile: the step into $out with $ko; sets profile_rc (the last failure's status)
+run_exact_profile() {
+	local t r s0 ip=$top/tools/iprofile
+	profile_rc=0
+	s0=$(date +%s)
+	mkdir -p "$out/iprofile" "$out/percpu"
+	for t in "${xp_paths[@]}"; do
+		echo "$prog: the exact profile: $t's cache misses (QEMU 7.2, 1 vCPU) into $out/iprofile/$t" >&2
+		r=0
+		"$ip/run" --out "$out/iprofile/$t" --cache "$xp_cache" -- --target "$t" --runtime "$xp_runtime" \
+			--ko "$ko" < /dev/null > "$out/iprofile/$t.log" 2>&1 || r=$?
+		[ "$r" != 0 ] || "$ip/table" "$out/iprofile/$t" --top 40 --json "$out/iprofile/$t/table.json" \
+			> "$out/iprofile/$t/table.txt" 2>> "$out/iprofile/$t.log" || r=$?
+		[ "$r" = 0 ] || { xp_fail "$t cell" "$r" "iprofile/$t.log"; profile_rc=$r; }
+	done
+	echo "$prog: the exact profile: per CPU, ${xp_percpu_settings//,/ } (QEMU 10, 2 vCPUs) into $out/percpu" >&2
+	r=0
+	"$ip/percpu" "$out/percpu" --run --cache "$xp_cache" --runtime "$xp_percpu_runtime" \
+		--settings "$xp_percpu_settings" --ko "$ko" < /dev/null > "$out/percpu/table.md" 2> "$out/percpu.log" || r=$?
+	# 1: the table written, a setting's figures disagreeing with the driver's counters (the
+	# knob section says which)
+	[ "$r" = 0 ] || { xp_fail "per-CPU profile" "$r" "percpu.log"; profile_rc=$r; }
+	echo "exact_profile_wall_s=$(($(date +%s) - s0))" >> "$out/meta.env"
+}
+
+# run_exact_profile_only: --exact-profile without a level: the module built, the step, the report
+# of the folder
+run_exact_profile_only() {
+	if [ "$plan_only" = 1 ]; then
+		plan_text="name exact-profile
+clock icount (the plugin's guests: always the exact clock)
+$(exact_profile_plan)"
+		est_text=$(python3 "$here/estimate.py" --clock icount --host-load "${RAMLLD_HOST_LOAD:-$(cut -d' ' -f1 /proc/loadavg)}" \
+			--host-cpus "$(nproc)" --targets-tsv /dev/null <<< "$plan_text") || die "compare/estimate.py failed on the plan"
+		printf '%s\n' "$plan_text" "$est_text"
+		exit 0
+	fi
+	alone_start exact-profile
+	run_exact_profile
+	alone_end "$profile_rc"
+}
