@@ -47,11 +47,14 @@ def window_ios(d):
         return json.load(f)["n"]
 
 
-def per_time(rest, nb, nc):
-    """The part of the rest's Δ per I/O in functions whose count over the window (per I/O times
+def per_time(fns, nb, nc):
+    """The part of the Δ per I/O of fns in functions whose count over the window (per I/O times
     the window's I/Os) did not move by more than SAME_COUNT: work paid per unit of guest time
-    (timer ticks, the scheduler), which the window's two sides divide among nb and nc I/Os."""
-    return sum(y - x for _, x, y in rest
+    (timer ticks, the scheduler), which the window's two sides divide among nb and nc I/Os.
+    0 where the windows' I/Os differ too little to tell such a count from one per I/O."""
+    if not nb or not nc or abs(nc - nb) <= 2 * SAME_COUNT * max(nb, nc):
+        return 0.0
+    return sum(y - x for _, x, y in fns
                if y != x and abs(y * nc - x * nb) <= SAME_COUNT * max(y * nc, x * nb))
 
 
@@ -91,30 +94,33 @@ def section(out, result):
     lines = [HEADER, "",
              "Per profiled target: its 4k randread QD32 io_uring cell as tools/iprofile/guest-cell "
              "sets it up, in one boot per kernel, a 2 s window inside fio's steady I/O "
-             "(docs/profile.md). The profile's Δ is its own total's; the row's Δ is the ledger "
-             "row's above (another boot and QEMU, whose cells differ by up to 0.2 % across "
-             "boots).", ""]
+             "(docs/profile.md). The profile's Δ is its own total's; its per-I/O part is that Δ "
+             "less the work paid per unit of guest time (timer ticks, the scheduler: functions "
+             "whose count over the window stayed within 1 %), which the window, fixed in time, "
+             "divides among fewer I/Os on a slower kernel: a function's Δ per I/O is held against "
+             "the per-I/O part. The row's Δ is the ledger row's above (another boot and QEMU, "
+             "whose cells differ by up to 0.2 % across boots).", ""]
     summary, detail = [], []
     for t in targets:
         b = read_functions(os.path.join(out, "base", "profile", t, "functions.tsv"))
         c = read_functions(os.path.join(out, "changed", "profile", t, "functions.tsv"))
         bt, ct = sum(b.values()), sum(c.values())
         fns = moved(b, c)
+        nb, nc = (window_ios(os.path.join(out, s, "profile", t)) for s in ("base", "changed"))
+        timed = per_time(fns, nb, nc)
         first, second = (fns + [("-", 0.0, 0.0)] * 2)[:2]
-        summary.append([t, num(bt), num(ct), delta(ct - bt),
+        summary.append([t, num(bt), num(ct), delta(ct - bt), delta(ct - bt - timed),
                         delta(row_delta[t]) if t in row_delta else "-",
                         first[0], delta(first[2] - first[1]), second[0],
                         delta(second[2] - second[1])])
         shown = [m for m in fns if abs(m[2] - m[1]) >= SHOWN]
         rest = sum(y - x for _, x, y in fns) - sum(y - x for _, x, y in shown)
-        nb, nc = (window_ios(os.path.join(out, s, "profile", t)) for s in ("base", "changed"))
         why = ""
-        # only where the windows' I/Os differ enough to tell a count per time from one per I/O
-        if nb and nc and abs(nc - nb) > 2 * SAME_COUNT * max(nb, nc):
-            why = (f" Of that, {delta(per_time(fns[len(shown):], nb, nc))} is in functions whose "
-                   f"count over the window moved by {100 * SAME_COUNT:g} % or less: work paid per "
-                   f"unit of guest time (timer ticks, the scheduler), divided among {nb:,} I/Os "
-                   f"in base's window and {nc:,} in changed's.")
+        if timed:
+            why = (f" Paid per unit of guest time (functions whose count over the window moved by "
+                   f"{100 * SAME_COUNT:g} % or less: timer ticks, the scheduler), divided among "
+                   f"{nb:,} I/Os in base's window and {nc:,} in changed's: {delta(timed)}; the "
+                   f"per-I/O part of the profile's Δ: {delta(ct - bt - timed)}.")
         detail += [f"### {t} io_uring (profile {num(bt)} -> {num(ct)}, Δ {delta(ct - bt)})", ""]
         if not shown:
             detail += [f"No function moved by {SHOWN} instructions per I/O or more "
@@ -132,6 +138,6 @@ def section(out, result):
                 f"({delta(sum(y - x for _, x, y in shown[TOP:]))}); " if len(shown) > TOP else "")
         text = f"{more}the functions that moved by less than {SHOWN}, together: {delta(rest)}.{why}"
         detail += [text[0].upper() + text[1:], ""]
-    lines += [table(["target", "profile base", "changed", "Δ", "the row's Δ", "moved most", "Δ",
-                     "next", "Δ"], summary, "lrrrrlrlr"), ""]
+    lines += [table(["target", "profile base", "changed", "Δ", "Δ per I/O (less per time)",
+                     "the row's Δ", "moved most", "Δ", "next", "Δ"], summary, "lrrrrrlrlr"), ""]
     return lines + detail

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed (what of it is paid per unit of time, where table.json gives the windows' I/Os), a function known to move between boots (sbitmap_get) named as such; compare/ab prints the summary, not the details; without profiles the perf section stands; compare/host/ab-measure.sh's profile_side profiles one cell per tools/iprofile/guest-cell target that has a selected row (run and table faked), with the kernel and ramlld.ko of the side
+# what: compare/ab's report takes its function table from exact counts when both kernels were profiled (DIR/SIDE/profile/TARGET/functions.tsv of tools/iprofile/table): a summary line per target (profile totals, the row's Δ, the two functions that moved most), then each function base -> changed with two decimals and no ± column, CPUs summed, one that moved by 1.00 listed, those under 0.5 summed, the work paid per unit of time (where table.json gives the windows' I/Os) split off the profile's Δ as its per-I/O part, the summary's column and a function's measure, a function known to move between boots (sbitmap_get) named as such; compare/ab prints the summary, not the details; without profiles the perf section stands; compare/host/ab-measure.sh's profile_side profiles one cell per tools/iprofile/guest-cell target that has a selected row (run and table faked), with the kernel and ramlld.ko of the side
 # where: host
 # requires: python3
 # timeout: 60
@@ -35,21 +35,23 @@ PYTHONDONTWRITEBYTECODE=1 python3 "$TOP/compare/ab-report.py" "$d" > "$d.out" ||
 cat "$d/ab.md"
 grep -q "^## Functions that moved (exact counts" "$d/ab.md" || fail "no exact-count section"
 ! grep -q "perf on the exact clock\|±" "$d/ab.md" || fail "a perf section or a ± column beside exact counts"
-grep -qF "| ramlld-sd | 815.11 | 1,817.45 | +1,002.34 | +1,001.00 | scsi_queue_rq [scsi_mod] | +1,001.00 | copy_page | +1.00 |" "$d/ab.md" ||
-	fail "ramlld-sd's summary is not 815.11 -> 1,817.45 (+1,002.34; row +1,001.00), scsi_queue_rq +1,001.00, then copy_page +1.00"
-grep -qF "| brd | 1,125.00 | 1,125.20 | +0.20 | +0.00 | copy_page | +0.20 | brd_do_bvec [brd] | +0.00 |" "$d/ab.md" ||
-	fail "brd's summary is not 1,125.00 -> 1,125.20, copy_page +0.20, brd_do_bvec +0.00"
+grep -qF "| ramlld-sd | 815.11 | 1,817.45 | +1,002.34 | +1,002.30 | +1,001.00 | scsi_queue_rq [scsi_mod] | +1,001.00 | copy_page | +1.00 |" "$d/ab.md" ||
+	fail "ramlld-sd's summary is not 815.11 -> 1,817.45 (+1,002.34, +1,002.30 less tick's +0.04 per time; row +1,001.00), scsi_queue_rq +1,001.00, then copy_page +1.00"
+grep -qF "| brd | 1,125.00 | 1,125.20 | +0.20 | +0.20 | +0.00 | copy_page | +0.20 | brd_do_bvec [brd] | +0.00 |" "$d/ab.md" ||
+	fail "brd's summary is not 1,125.00 -> 1,125.20 (no table.json: all of it per I/O), copy_page +0.20, brd_do_bvec +0.00"
 grep -qF "| scsi_queue_rq [scsi_mod] | 197.12 | 1,198.12 | +1,001.00 |" "$d/ab.md" ||
 	fail "scsi_queue_rq is not 197.12 -> 1,198.12 (+1,001.00, its two CPUs summed)"
 grep -qF "| copy_page | 516.00 | 517.00 | +1.00 |" "$d/ab.md" || fail "a function that moved by 1.00 is not listed"
-grep -qF "The functions that moved by less than 0.5, together: +0.34. Of that, +0.04 is in functions whose count over the window moved by 1 % or less" "$d/ab.md" ||
-	fail "sbitmap_get's +0.30 and tick's +0.04 are not summed under 0.5, tick's as paid per time"
-grep -qF "divided among 1,000 I/Os in base's window and 900 in changed's." "$d/ab.md" || fail "the windows' I/Os are not named"
-[ "$(grep -c "Of that" "$d/ab.md")" = 1 ] || fail "a target without table.json (or with equal I/Os) splits its rest"
+grep -qF "The functions that moved by less than 0.5, together: +0.34. Paid per unit of guest time (functions whose count over the window moved by 1 % or less" "$d/ab.md" ||
+	fail "sbitmap_get's +0.30 and tick's +0.04 are not summed under 0.5, then the work paid per time"
+grep -qF "divided among 1,000 I/Os in base's window and 900 in changed's: +0.04; the per-I/O part of the profile's Δ: +1,002.30." "$d/ab.md" ||
+	fail "the windows' I/Os, tick's +0.04 per time or the per-I/O part +1,002.30 are not named"
+grep -qF "a function's Δ per I/O is held against the per-I/O part" "$d/ab.md" || fail "the section does not say what a function's Δ is held against"
+[ "$(grep -c "Paid per unit of guest time" "$d/ab.md")" = 1 ] || fail "a target without table.json (or with equal I/Os) splits off work paid per time"
 ! sed -n '/^### ramlld-sd/,$p' "$d/ab.md" | grep -q "^| sbitmap_get\|^| kfree" || fail "a function that moved by less than 0.5 (or not at all) is listed"
 grep -qF "No function moved by 0.5 instructions per I/O or more (all together: +0.20)." "$d/ab.md" ||
 	fail "brd does not say that no function moved by 0.5 or more"
-grep -qF "| ramlld-mq | 101.62 | 108.62 | +7.00 | - | sbitmap_get | +8.00 | kfree | -1.00 |" "$d/ab.md" ||
+grep -qF "| ramlld-mq | 101.62 | 108.62 | +7.00 | +7.00 | - | sbitmap_get | +8.00 | kfree | -1.00 |" "$d/ab.md" ||
 	fail "ramlld-mq's summary is not 101.62 -> 108.62, sbitmap_get +8.00, kfree -1.00 (no row: '-')"
 grep -qF "| kfree | 10.00 | 9.00 | -1.00 |" "$d/ab.md" || fail "a function that fell by 1.00 is not listed"
 grep -qF -- "- sbitmap_get (+8.00) also moves between two boots of one kernel:" "$d/ab.md" ||
