@@ -5,16 +5,13 @@
 # requires: qemu-system-x86_64 python3 fio gcc
 # timeout: 1500
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/profile-lib.bash
+. "$TOP/tests/profile-lib.bash"
 
 [ -f "$RAMLLD_KO" ] || skip "no module $RAMLLD_KO (make)"
 # The header comes from Debian's source package (network, once); without it there is no plugin.
-if ! so=$("$TOP/tools/iprofile/build" system 2> "$RESULTS/build.err"); then
-	cat "$RESULTS/build.err"
-	if grep -q "cannot fetch\|needs root" "$RESULTS/build.err"; then
-		skip "no qemu-plugin.h for this machine's QEMU: $(tail -n 1 "$RESULTS/build.err")"
-	fi
-	fail "the plugin does not build"
-fi
+plugin_or_skip system
+so=$plugin_so
 echo "ok: plugin built: $so"
 
 # A bad argument stops QEMU before the guest boots, naming what is allowed.
@@ -30,20 +27,10 @@ out=$RESULTS/cell
 	fail "tools/iprofile/run failed"
 "$TOP/tools/iprofile/table" "$out" --top 15 --json "$RESULTS/cell.json" || fail "tools/iprofile/table failed"
 
-python3 - "$RESULTS/cell.json" << 'EOF' || fail "the profile's values are wrong"
-import json
-import sys
-
+{
+	checks_py
+	cat << 'EOF'
 j = json.load(open(sys.argv[1]))
-bad = 0
-
-
-def check(what, ok, value):
-    global bad
-    print(("ok: " if ok else "FAIL: ") + f"{what}: {value}")
-    bad += not ok
-
-
 total, clock = j["total"], j["window_clock"]
 check("I/Os in the window", j["n"] > 10000, j["n"])
 check("I/Os submitted and completed in the window within the depth (32)",
@@ -64,5 +51,6 @@ v = q.get("0", 0)
 check("ramlld_mq_issue a whole number of instructions per I/O", v > 10 and abs(v - round(v)) < 0.01,
       f"{v:.3f}")
 check("the driver layer is there", j["layers"].get("driver", 0) > 100, j["layers"].get("driver"))
-sys.exit(1 if bad else 0)
+done()
 EOF
+} | python3 - "$RESULTS/cell.json" || fail "the profile's values are wrong"

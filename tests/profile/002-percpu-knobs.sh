@@ -7,14 +7,11 @@
 # suite: profile
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/profile-lib.bash
+. "$TOP/tests/profile-lib.bash"
 
 [ -f "$RAMLLD_KO" ] || skip "no module $RAMLLD_KO (make)"
-if ! "$TOP/tools/iprofile/build" trixie > /dev/null 2> "$RESULTS/build.err"; then
-	cat "$RESULTS/build.err"
-	grep -q "cannot fetch\|needs root" "$RESULTS/build.err" &&
-		skip "no qemu-plugin.h for QEMU 10: $(tail -n 1 "$RESULTS/build.err")"
-	fail "the plugin does not build for QEMU 10"
-fi
+plugin_or_skip trixie
 
 # bad arguments: refused before a guest boots, naming what is allowed
 rc=0
