@@ -72,12 +72,13 @@ ICOUNT = {
                            # by the square root of the dd count: 20 dd took 2-3 min at load 7)
     "host_side": 90,       # the module build and the report
     # compare/run --exact-profile (docs/profile.md, "Cost"): QEMU 7.2 with the plugin and its
-    # cache model, one path's cell: fixed + per_s x its window R (fio runs R + 2 s)
-    "xp_cell": (60, 40),
+    # cache model, one path's cell: fixed + per_s x its window R (fio runs R + 2 s); R = 1:
+    # 125-156
+    "xp_cell": (80, 60),
     # QEMU 10, 2 vCPUs, the plugin and its cache model: the boot, then per setting fixed +
-    # per_s x 3R (its two windows: fio for R and for 2R)
+    # per_s x 3R (its two windows: fio for R and for 2R); 6 settings of R = 0.2: 451
     "xp_percpu_boot": 60,
-    "xp_percpu_setting": (40, 90),
+    "xp_percpu_setting": (35, 50),
 }
 # the host's clock: guest time is wall time; fio's start-up and a set-up under TCG
 HOST = {

@@ -20,20 +20,20 @@ expect_in "--plan alone" "exact-profile percpu-runtime 0.2"
 xp=$(sed -n 's/^estimate-profile //p' <<< "$out")
 matrix=$(sed -n 's/^estimate-matrix //p' <<< "$out")
 expect_eq "--plan alone: no matrix" 0 "$matrix"
-# 3 cells of R = 1 (60 + 40 s each), a boot (60) and 6 settings of 3 x 0.2 s (40 + 90 x 0.6 each)
-expect_eq "--plan alone: the step's estimate (s)" 924 "$xp"
+# 3 cells of R = 1 (80 + 60 s each), a boot (60) and 6 settings of 3 x 0.2 s (35 + 50 x 0.6 each)
+expect_eq "--plan alone: the step's estimate (s)" 870 "$xp"
 [ "$xp" -gt 180 ] || fail "the step is estimated at $xp s: under the 3 min that keeps it out of the default level"
 
 run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan
 expect_in "--quick --exact-profile --plan" "exact-profile paths ramlld-bio,ramlld-mq,ramlld-sd"
 expect_in "--quick --exact-profile --plan" "then the exact profile's guests one at a time"
-expect_eq "--quick --exact-profile --plan: the step counted" 924 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
+expect_eq "--quick --exact-profile --plan: the step counted" 870 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
 with=$(sed -n 's/^estimate \([0-9]*\) .*/\1/p' <<< "$out")
 run_rc 0 "$TOP/compare/run" --quick --plan
 ! grep -q "^exact-profile" <<< "$out" || fail "--quick --plan has exact-profile lines without the option"
 expect_eq "--quick --plan: no step" 0 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
 without=$(sed -n 's/^estimate \([0-9]*\) .*/\1/p' <<< "$out")
-expect_eq "the whole estimate grows by the step's" 924 "$((with - without))"
+expect_eq "the whole estimate grows by the step's" 870 "$((with - without))"
 
 for bad in "--host /dev/null|--host and --exact-profile exclude each other" \
 	"--kernel trixie|--kernel and --exact-profile exclude each other" \
