@@ -88,6 +88,7 @@ def write(root, publish=None, readme=None, seeds=None):
             if old.endswith(".png"):
                 os.remove(os.path.join(pdir, old))
         prun = load(root)
+        prun.published = True
         pplots = Plots(pdir, "results/")
         intro = [f"Generated from one results folder (`{os.path.basename(os.path.realpath(root))}`) "
                  "by `compare/run --report DIR --publish docs/`; its plots are in "

@@ -317,6 +317,9 @@ class Run:
         self.profiles = sorted({c["profile"] for c in self.cells},
                                key=lambda p: (p != "default", p))
         self.cache = {}
+        # the project's docs/results.md (report.py --publish): every cell's row stays in
+        # results.csv and .json beside it, not as tables (sections/cells.py)
+        self.published = False
 
     def cell(self, target, profile, workload, section):
         return self.idx.get((target, profile, workload, section))

@@ -43,6 +43,13 @@ def workloads(run, plots):
     pv = _pv(run)
     ex = run.exact
     L = ["## Results per workload", ""]
+    if run.published:
+        n = len({c["workload"] for c in run.cells})
+        return L + [f"Every cell's figures ({len(run.cells)} cells over {n} workloads: "
+                    + ("instructions per I/O, " if ex else "busy CPU per I/O, ")
+                    + "IOPS, MB/s, mean and p99 latency, each with its runs' spread) are rows of "
+                    "[results.csv](results.csv) and [results.json](results.json) beside this "
+                    "page; the run's own report.md has them as a table per workload.", ""]
     for w in sorted({c["workload"] for c in run.cells}):
         L += [f"### {w}", ""]
         rows = []

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links, and results.json and results.csv (a row per cell and figure) beside it; --readme writes the headline between README's markers (refused, exit 2, without them) and --seeds the run's seed verdicts and reproduce commands between seeds.md's; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable", with why and what decides it, where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
+# what: the report is a pure function of its folder: compare/run --report DIR --publish DOCS rebuilds the committed fixture's results.md byte for byte with every plot it links, and results.json and results.csv (a row per cell and figure) beside it, to which results.md points instead of report.md's per-workload tables; --readme writes the headline between README's markers (refused, exit 2, without them) and --seeds the run's seed verdicts and reproduce commands between seeds.md's; report.html holds the same sections with its plots embedded; the summary (report.md's first screen, printed at the end) gives the path table, the knob table and every seed's verdict, measured in the run or not ("not decidable", with why and what decides it, where it cannot decide); docs/results.md links only tracked plots; bad --publish use is refused
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -45,6 +45,11 @@ expect_eq "that file" "no markers" "$(cat "$dir/README2.md")"
 cmp "$fixture.md" "$dir/docs/results.md" ||
 	{ diff "$fixture.md" "$dir/docs/results.md" | head -40; fail "results.md differs from tests/compare/fixtures/exact-small.md"; }
 echo "ok: results.md rebuilt byte for byte ($(wc -l < "$dir/docs/results.md") lines)"
+# the published page points to the rows every cell's figures are in; the run's report keeps its tables
+expect_eq "report.md's per-workload tables" 3 "$(grep -c '^### \(lat-qd1\|qd32\|seed-001\)$' "$dir/run/report.md")"
+expect_eq "results.md's per-workload tables" 0 "$(grep -c '^### \(lat-qd1\|qd32\|seed-001\)$' "$dir/docs/results.md")"
+grep -qF "(8 cells over 3 workloads" "$dir/docs/results.md" || fail "results.md does not point to the cells' rows"
+expect_eq "results.csv's instructions-per-I/O rows (a row per cell)" 8 "$(grep -c ',instr_per_io,' "$dir/docs/results.csv")"
 cp "$dir/run/report.md" "$dir/first.md"
 "$TOP/compare/run" --report "$dir/run" > /dev/null 2>&1 || fail "the second --report failed"
 cmp "$dir/first.md" "$dir/run/report.md" || fail "report.md of the same folder differs between two runs"
