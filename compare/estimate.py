@@ -10,9 +10,9 @@ guest's prefixed "knob-guest ") on standard input, and the targets' header table
                       to itself)
   estimate-matrix S   the matrix's guest (boot, set-ups, runs, breakdowns)
   estimate-knobs S    the knob guest (0 when there is none)
-  estimate-profile S  compare/run --exact-profile's profiled guests, one after the other
-                      after the others (0 without it): each path's cell with the cache model,
-                      then the per-CPU boot of its settings
+  estimate-profile S  compare/run --exact-profile's profiled guests' host CPU, after the
+                      others (0 without it): each path's cell with the cache model, and the
+                      per-CPU boot of its settings (beside the cells when --jobs > 1)
   host-stretch X      how much the host's load at the start stretches a guest's wall time
   timeout-matrix S, timeout-knobs S, timeout-factor N: each guest's timeout (N x its
                       estimate x the stretch)
@@ -253,18 +253,23 @@ def knob_seconds(fields, clock, level):
     return runs * per
 
 
-def profile_seconds(xp):
+def profile_parts(xp):
     """compare/run --exact-profile's guests (the plan's "exact-profile" lines), always on the
-    exact clock."""
+    exact clock: (the paths' cells, one after the other; the per-CPU boot)."""
     if not xp:
-        return 0
+        return 0, 0
     f, p = ICOUNT["xp_cell"]
     paths = [t for t in xp.get("paths", "").split(",") if t]
     cells = len(paths) * (f + p * float(xp.get("paths-runtime", "1")))
     settings = [s for s in xp.get("percpu-settings", "").split(",") if s]
     f, p = ICOUNT["xp_percpu_setting"]
     per = len(settings) * (f + p * 3 * float(xp.get("percpu-runtime", "1")))
-    return cells + (ICOUNT["xp_percpu_boot"] + per if settings else 0)
+    return cells, (ICOUNT["xp_percpu_boot"] + per if settings else 0)
+
+
+def profile_seconds(xp):
+    """The exact profile's host CPU."""
+    return sum(profile_parts(xp))
 
 
 def estimate(plan, targets, clock):
@@ -347,7 +352,7 @@ def main():
 
 def fan_out(args, plan, targets, knobs, xp=0):
     """The shards, the spot check and the wall time of --jobs (the exact profile's guests
-    after them, one at a time)."""
+    after them: two side by side when --jobs allows)."""
     c = ICOUNT if args.clock == "icount" else HOST
     st = stretch(args.host_load + args.jobs - 1, args.host_cpus)
     guests = []
@@ -363,8 +368,14 @@ def fan_out(args, plan, targets, knobs, xp=0):
         guests.append(secs)
     if knobs:
         guests.append(knobs)
-    w = wall(guests, args.jobs, st) + xp * stretch(args.host_load, args.host_cpus) + c["host_side"]
-    then = " then the exact profile's guests one at a time," if xp else ""
+    # the paths' cells beside the per-CPU boot with two jobs or more (compare/host/run-profile.sh)
+    parts = profile_parts(plan["exact-profile"])
+    xw = max(parts) if args.jobs > 1 else sum(parts)
+    w = wall(guests, args.jobs, st) + xw * stretch(args.host_load, args.host_cpus) + c["host_side"]
+    then = ""
+    if xp:
+        then = (" then the exact profile's two guests side by side," if args.jobs > 1 else
+                " then the exact profile's guests one at a time,")
     print(f"wall {w:.0f} s ({minutes(w)} of wall time: {len(guests)} guests, {args.jobs} at a time "
           f"on {args.host_cpus} CPUs,{then} host load {args.host_load:.2f})")
 

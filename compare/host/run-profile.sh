@@ -2,8 +2,8 @@
 # shellcheck shell=bash disable=SC2034,SC2154
 # compare/host/run-profile.sh: compare/run --exact-profile, the exact profile's step (docs/profile.md):
 # the per-CPU knob profile with the cache model on ramlld's mq and sd disks (OUT/percpu, the knob
-# section's) and each ramlld path's cache misses (OUT/iprofile/PATH, the cache section's), one
-# profiled guest at a time after the level's guests; sourced by compare/run.
+# section's) and each ramlld path's cache misses (OUT/iprofile/PATH, the cache section's), after
+# the level's guests; sourced by compare/run.
 
 # What the step runs (--plan prints it; compare/estimate.py counts it as "exact-profile" lines)
 xp_paths=(ramlld-bio ramlld-mq ramlld-sd)
@@ -31,12 +31,10 @@ xp_fail() {
 	echo "$prog: the exact profile's $1 failed (status $2): $out/$3" >&2
 }
 
-# run_exact_profile: the step into $out with $ko; sets profile_rc (the last failure's status)
-run_exact_profile() {
-	local t r s0 ip=$top/tools/iprofile
-	profile_rc=0
-	s0=$(date +%s)
-	mkdir -p "$out/iprofile" "$out/percpu"
+# xp_cells: each path's profiled cell with the cache model (QEMU 7.2, 1 vCPU), one after the other;
+# the last failure's status
+xp_cells() {
+	local t r rc=0 ip=$top/tools/iprofile
 	for t in "${xp_paths[@]}"; do
 		echo "$prog: the exact profile: $t's cache misses (QEMU 7.2, 1 vCPU) into $out/iprofile/$t" >&2
 		r=0
@@ -44,15 +42,40 @@ run_exact_profile() {
 			--ko "$ko" < /dev/null > "$out/iprofile/$t.log" 2>&1 || r=$?
 		[ "$r" != 0 ] || "$ip/table" "$out/iprofile/$t" --top 40 --json "$out/iprofile/$t/table.json" \
 			> "$out/iprofile/$t/table.txt" 2>> "$out/iprofile/$t.log" || r=$?
-		[ "$r" = 0 ] || { xp_fail "$t cell" "$r" "iprofile/$t.log"; profile_rc=$r; }
+		[ "$r" = 0 ] || { xp_fail "$t cell" "$r" "iprofile/$t.log"; rc=$r; }
 	done
+	return "$rc"
+}
+
+# xp_percpu: the per-CPU boot (QEMU 10, 2 vCPUs), each setting of xp_percpu_settings in it
+xp_percpu() {
+	local r=0
 	echo "$prog: the exact profile: per CPU, ${xp_percpu_settings//,/ } (QEMU 10, 2 vCPUs) into $out/percpu" >&2
-	r=0
-	"$ip/percpu" "$out/percpu" --run --cache "$xp_cache" --runtime "$xp_percpu_runtime" \
+	"$top/tools/iprofile/percpu" "$out/percpu" --run --cache "$xp_cache" --runtime "$xp_percpu_runtime" \
 		--settings "$xp_percpu_settings" --ko "$ko" < /dev/null > "$out/percpu/table.md" 2> "$out/percpu.log" || r=$?
 	# 1: the table written, a setting's figures disagreeing with the driver's counters (the
 	# knob section says which)
-	[ "$r" = 0 ] || { xp_fail "per-CPU profile" "$r" "percpu.log"; profile_rc=$r; }
+	[ "$r" = 0 ] || xp_fail "per-CPU profile" "$r" "percpu.log"
+	return "$r"
+}
+
+# run_exact_profile: the step into $out with $ko; sets profile_rc (a failure's status). With
+# -j 2 or more the paths' cells run beside the per-CPU boot: two guests, each of one host thread
+# (their counts are exact whatever runs beside them).
+run_exact_profile() {
+	local s0 pid='' r=0
+	profile_rc=0
+	s0=$(date +%s)
+	mkdir -p "$out/iprofile" "$out/percpu"
+	if [ "${jobs:-1}" -gt 1 ]; then
+		xp_cells &
+		pid=$!
+	else
+		xp_cells || profile_rc=$?
+	fi
+	xp_percpu || profile_rc=$?
+	[ -z "$pid" ] || wait "$pid" || r=$?
+	[ "$r" = 0 ] || profile_rc=$r
 	echo "exact_profile_wall_s=$(($(date +%s) - s0))" >> "$out/meta.env"
 }
 

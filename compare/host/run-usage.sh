@@ -162,11 +162,12 @@ two nodes (docs/stacks.md, "Two nodes"):
 the exact profile (docs/profile.md; an option of its own, in no level: its profiled guests
 take more host CPU than a level's step may, docs/profile.md's "Cost"; --plan counts it):
   --exact-profile    after the level's guests (alone: only this, into
-                     results/<date>-exact-profile), one guest at a time, with the profiling
+                     results/<date>-exact-profile), with the profiling
                      plugin (tools/iprofile) and its cache model (--cache default: L1d 32 KiB
                      8-way, L2 1 MiB 16-way, 64 B lines, per CPU): each ramlld path's (bio, mq,
                      sd) 4k randread QD32 cell, a 1 s window, QEMU 7.2, 1 vCPU, into
-                     OUT/iprofile/PATH (the report's "Cache misses per path"); then the per-CPU
+                     OUT/iprofile/PATH (the report's "Cache misses per path"); beside them
+                     (-j 1: after them) the per-CPU
                      profile of rq_affinity 0, 1, 2 on ramlld's mq and sd disks, completions on
                      CPU 0 and fio on CPU 1, windows of 0.2 and 0.4 s, QEMU 10, 2 vCPUs, into
                      OUT/percpu (the knob section's per-CPU and cache tables, seed 001's verdict

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --exact-profile: --plan prints its lines and counts it (estimate-profile over 3 min of host CPU, the reason it is an option and in no level; 0 without it; alone or after a level), --help says so, pairs that cannot go together refused with exit 2; its step (compare/host/run-profile.sh, tools/iprofile faked) runs each ramlld path's cell with the cache model then the per-CPU profile with it, into OUT/iprofile/PATH and OUT/percpu, and a failed part is a note and the step's status; the report of a folder holding only the step's output has the per-path cache table (bio, mq, sd: misses per I/O, copy_page's, the rest, the model's parameters named, the step's host CPU) and the knob section's per-CPU and cache tables naming the option
+# what: compare/run --exact-profile: --plan prints its lines and counts it (estimate-profile over 3 min of host CPU, the reason it is an option and in no level; 0 without it; alone or after a level), --help says so, pairs that cannot go together refused with exit 2; its step (compare/host/run-profile.sh, tools/iprofile faked) runs each ramlld path's cell with the cache model and the per-CPU profile with it (side by side with -j 2: calls, notes and status the same, the plan's wall counting the longer), into OUT/iprofile/PATH and OUT/percpu, and a failed part is a note and the step's status; the report of a folder holding only the step's output has the per-path cache table (bio, mq, sd: misses per I/O, copy_page's, the rest, the model's parameters named, the step's host CPU) and the knob section's per-CPU and cache tables naming the option
 # where: host
 # requires: python3
 # timeout: 120
@@ -24,9 +24,20 @@ expect_eq "--plan alone: no matrix" 0 "$matrix"
 expect_eq "--plan alone: the step's estimate (s)" 870 "$xp"
 [ "$xp" -gt 180 ] || fail "the step is estimated at $xp s: under the 3 min that keeps it out of the default level"
 
+run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan -j 1
+expect_in "--quick --exact-profile --plan -j 1" "then the exact profile's guests one at a time"
+w1=$(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")
+run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan -j 2
+expect_in "--quick --exact-profile --plan -j 2" "then the exact profile's two guests side by side"
+w2=$(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")
+# the step's wall: one guest after the other with -j 1 (3 x 140 + 450 s), the paths' cells
+# (420 s) beside the per-CPU boot (450 s) with -j 2
+run_rc 0 "$TOP/compare/run" --quick --plan -j 1
+expect_eq "-j 1: the step's wall (s)" 870 "$((w1 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
+run_rc 0 "$TOP/compare/run" --quick --plan -j 2
+expect_eq "-j 2: the step's wall (s)" 450 "$((w2 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
 run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan
 expect_in "--quick --exact-profile --plan" "exact-profile paths ramlld-bio,ramlld-mq,ramlld-sd"
-expect_in "--quick --exact-profile --plan" "then the exact profile's guests one at a time"
 expect_eq "--quick --exact-profile --plan: the step counted" 870 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
 with=$(sed -n 's/^estimate \([0-9]*\) .*/\1/p' <<< "$out")
 run_rc 0 "$TOP/compare/run" --quick --plan
@@ -87,6 +98,15 @@ expect_eq "the step's status, mq's cell failing (3) and the counters disagreeing
 expect_eq "the calls go on past a failed cell (mq's table not made)" 6 "$(wc -l < "$RESULTS/calls")"
 expect_eq "the notes" "fail	exact-profile	the exact profile's ramlld-mq cell failed (status 3): iprofile/ramlld-mq.log
 fail	exact-profile	the exact profile's per-CPU profile failed (status 1): percpu.log" "$(cat "$RESULTS/s2/notes.tsv")"
+
+# -j 2: the paths' cells beside the per-CPU boot; the same calls, the same notes, a failure's status
+rm -f "$RESULTS/calls"
+expect_eq "-j 2: the step's status, mq's cell failing (3) and the counters disagreeing (1)" "profile_rc=3" \
+	"$(jobs=2 FAKE_MQ_RC=3 FAKE_PERCPU_RC=1 step "$RESULTS/s3")"
+expect_eq "-j 2: the step's calls (sorted)" "$(sed "s#$o/#$RESULTS/s3/#g" <<< "$expect" | grep -v "table $RESULTS/s3/iprofile/ramlld-mq " | sort)" \
+	"$(sort "$RESULTS/calls")"
+expect_eq "-j 2: the notes (sorted)" "fail	exact-profile	the exact profile's per-CPU profile failed (status 1): percpu.log
+fail	exact-profile	the exact profile's ramlld-mq cell failed (status 3): iprofile/ramlld-mq.log" "$(sort "$RESULTS/s3/notes.tsv")"
 
 # the report of a folder holding only the step's output
 d=$RESULTS/report
