@@ -5,10 +5,10 @@ instructions per I/O; no sampling, so no error column: a function that moved by 
 per I/O shows as such."""
 
 import csv
-import json
 import os
 
 from .fmt import table
+from .iprofile import read_table
 
 HEADER = "## Functions that moved (exact counts: tools/iprofile's plugin, instructions per I/O)"
 SHOWN = 0.5  # |Δ| from which a function is listed (half an instruction per I/O)
@@ -40,11 +40,8 @@ def read_functions(path):
 
 def window_ios(d):
     """The I/Os of a profile's window (DIR/table.json of tools/iprofile/table), or None."""
-    path = os.path.join(d, "table.json")
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        return json.load(f)["n"]
+    j = read_table(d)
+    return None if j is None else j["n"]
 
 
 def per_time(fns, nb, nc):

@@ -4,37 +4,21 @@ tools/iprofile/run --cache, then tools/iprofile/table --json TARGET/table.json),
 cell per ramlld path with the plugin's cache model. The per-rq_affinity misses are in the knob
 section (ROOT/percpu, the same step)."""
 
-import json
 import os
 
 from lib.env import read_env
 from lib.fmt import fmt, table
+from lib.iprofile import DIR, qemu_text, run_cells
 
 TITLE = "Cache misses per path (modelled)"
 ORDER = 85
-DIR = "iprofile"
-# the step's paths, in the report's order (others found in the folder follow, by name)
-PATHS = ("ramlld-bio", "ramlld-mq", "ramlld-sd")
 COPY = "copy_page"
 TOP = 5
-QEMU_OF = {"system": "Debian 12's QEMU", "trixie": "Debian 13's QEMU"}
 
 
-def load(root):
-    """[(target, table.json's dict, the cell's meta.env, its wall.env)] of ROOT/iprofile."""
-    d = os.path.join(root, DIR)
-    if not os.path.isdir(d):
-        return []
-    found = sorted((t for t in os.listdir(d) if os.path.isfile(os.path.join(d, t, "table.json"))),
-                   key=lambda t: (PATHS.index(t) if t in PATHS else len(PATHS), t))
-    out = []
-    for t in found:
-        with open(os.path.join(d, t, "table.json"), encoding="utf-8") as f:
-            j = json.load(f)
-        if j.get("cache"):
-            out.append((t, j, read_env(os.path.join(d, t, "meta.env")),
-                        read_env(os.path.join(d, t, "wall.env"))))
-    return out
+def load(run):
+    """The profiled cells with the cache model's figures: lib.iprofile.cells()'s tuples."""
+    return [c for c in run_cells(run) if c[1].get("cache")]
 
 
 def step_cpu(root):
@@ -58,12 +42,12 @@ def fn_misses(j, name):
 
 
 def render(run, plots):
-    cells = load(run.root)
+    cells = load(run)
     if not cells:
         return []
     model = cells[0][1]["cache"]["model"]
     meta, wall = cells[0][2], cells[0][3]
-    qemu = " ".join(x for x in (QEMU_OF.get(wall.get("qemu"), "QEMU"), meta.get("qemu")) if x)
+    qemu = qemu_text(meta, wall)
     cpu = step_cpu(run.root)
     L = ["## Cache misses per path (modelled)", "",
          f"**A model, not a measurement**: the profiling plugin's cache model "

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The one reader of tools/iprofile/table's table.json (the plugin's exact counts of one profiled
+cell: its window's I/Os, instructions per I/O in all and per layer, per function and CPU, the
+cache model's misses) and of a results folder's profiled cells, ROOT/iprofile/TARGET
+(compare/run --exact-profile), with each cell's meta.env and wall.env."""
+
+import json
+import os
+
+from .env import read_env
+
+DIR = "iprofile"
+# the exact profile's paths, in the report's order (others found in the folder follow, by name)
+PATHS = ("ramlld-bio", "ramlld-mq", "ramlld-sd")
+# wall.env's qemu= (tools/iprofile/run --qemu)
+QEMU_OF = {"system": "Debian 12's QEMU", "trixie": "Debian 13's QEMU"}
+
+
+def read_table(d):
+    """table.json of the folder d as a dict, None without one."""
+    path = os.path.join(d, "table.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cells(root):
+    """[(target, table.json's dict, the cell's meta.env, its wall.env)] of every ROOT/iprofile/T
+    with a table.json, in the report's order."""
+    d = os.path.join(root, DIR)
+    if not os.path.isdir(d):
+        return []
+    found = sorted((t for t in os.listdir(d) if os.path.isfile(os.path.join(d, t, "table.json"))),
+                   key=lambda t: (PATHS.index(t) if t in PATHS else len(PATHS), t))
+    return [(t, read_table(os.path.join(d, t)), read_env(os.path.join(d, t, "meta.env")),
+             read_env(os.path.join(d, t, "wall.env"))) for t in found]
+
+
+def run_cells(run):
+    """cells() of a lib.results.Run's folder, read once per folder."""
+    return run.once("iprofile", lambda: cells(run.root))
+
+
+def qemu_text(meta, wall):
+    """The QEMU a cell ran on, e.g. "Debian 12's QEMU 7.2.22"."""
+    return " ".join(x for x in (QEMU_OF.get(wall.get("qemu"), "QEMU"), meta.get("qemu")) if x)
+
+
+def functions(j):
+    """{function: instructions per I/O, CPUs summed} of a table.json ({} without functions)."""
+    return {f: sum(per.values()) for f, per in (j.get("functions") or {}).items()}
