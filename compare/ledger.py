@@ -6,8 +6,12 @@
 """Usage: ledger.py DIR            write DIR/ledger.md and DIR/ledger.json, print the tables
        ledger.py --kernels DIR  the rows of every DIR/<kernel>/ side by side (compare/run
                                 --kernels ... --ledger): DIR/ledger-kernels.md
+       ledger.py --profile-rows DIR  the ids of the rows compare/run --ledger-profile profiles,
+                                one a line: each ladder pair around the block layer
+                                (compare/lib/ledgerprofile.py), a twin before its path
 
-DIR holds what compare/ledger-guest wrote: ledger.tsv, meta.env, perf/<id>.txt. On the exact
+DIR holds what compare/ledger-guest wrote: ledger.tsv, meta.env, perf/<id>.txt, and with
+--ledger-profile iprofile/<id, / as _>/table.json (the ladder's pairs' exact profiles). On the exact
 clock (meta.env clock=icount) 10^9 / IOPS is the whole guest's instructions per I/O: with one
 vCPU the whole path's; with N vCPUs (N fio jobs, one a CPU) every CPU's, the vCPUs taking turns
 on the one instruction-counted clock.
@@ -18,7 +22,7 @@ import sys
 
 from lib.fmt import fmt, table  # (the same as every report)
 from lib.perf import STAGE_ORDER as ORDER, stage_of, symbols
-from lib import cli, doc
+from lib import cli, doc, ledgerprofile
 from lib.env import kernels_folder, read_env
 
 def parse_perf(path):
@@ -196,10 +200,11 @@ def ladder_markdown(lad, unit):
             f"{label} (`{t}`: {why})" if t else f"{label} ({why})"
             for label, t, why in lad["not_run"]) + ".")
         L.append("")
+    L += ledgerprofile.markdown(lad.get("profiles"), unit)
     return L
 
 
-def build(root):
+def build(root, profiles=True):
     meta = read_env(os.path.join(root, "meta.env"))
     exact = meta.get("clock") == "icount"
     rows = read_rows(root)
@@ -228,8 +233,10 @@ def build(root):
             c = cheapest.get(r["target"])
             if not c or r["iops"] > c["iops"]:
                 cheapest[r["target"]] = r
-    return {"meta": meta, "exact": exact, "rows": rows,
-            "ladder": ladder(rows) if exact else None,
+    lad = ladder(rows) if exact else None
+    if lad and profiles:
+        lad["profiles"] = ledgerprofile.load(root, lad)
+    return {"meta": meta, "exact": exact, "rows": rows, "ladder": lad,
             "cheapest": {t: {"id": c["id"], "iops": c["iops"], "instr_per_io": c["instr_per_io"]}
                          for t, c in cheapest.items()}}
 
@@ -381,6 +388,12 @@ def main(argv):
         md = doc.write(os.path.join(argv[1], "ledger-kernels.md"), lines)
         print(md, end="")
         return 0 if all(res for _, res in runs) else 1
+    if len(argv) == 2 and argv[0] == "--profile-rows" and argv[1] not in ("-h", "--help"):
+        res = build(cli.one_folder(argv[1:], "ledger.py", __doc__, "ledger.tsv",
+                                   "has no ledger.tsv (compare/run --ledger writes it)"), False)
+        print("".join(i + "\n" for i in ledgerprofile.rows_to_profile(res["ladder"] or
+                                                                   {"depths": []})), end="")
+        return 0
     root = cli.one_folder(argv, "ledger.py", __doc__, "ledger.tsv",
                           "has no ledger.tsv (compare/run --ledger writes it)")
     res = build(root)

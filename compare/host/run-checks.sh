@@ -58,6 +58,14 @@ check_options() {
 		[ -z "$levels_given" ] || conflict --ledger "${levels_given# }" "the ledger has its own rows"
 		[ "$wide" = 0 ] || conflict --ledger --wide
 	fi
+	if [ "$ledger_profile" = 1 ]; then
+		[ "$ledger" = 1 ] || die "--ledger-profile goes with --ledger"
+		[ "$cpus_given" = 0 ] || [ "$cpus" = 1 ] ||
+			conflict --ledger-profile "--cpus $cpus" "the profile counts per instruction on QEMU 7.2, one vCPU: the ledger's rows then need one too"
+		[ "$clock" != host ] || conflict --ledger-profile "--clock host" "the ladder it explains is the exact clock's"
+		[ -z "$icount_shift" ] || [ "$icount_shift" = 0 ] ||
+			conflict --ledger-profile "--icount-shift $icount_shift" "the profile runs at 1 ns an instruction"
+	fi
 	[ -z "$bench" ] || [ -z "$kernels" ] || conflict --bench --kernels
 	if [ "$exact_profile" = 1 ]; then
 		[ -z "$host_devs" ] || conflict --host --exact-profile "the profile is guests of its own"

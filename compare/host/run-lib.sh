@@ -100,6 +100,8 @@ run_kernels() {
 run_ledger() {
 	[ -z "$host_devs" ] || die "--ledger runs a guest: it does not go with --host"
 	[ -z "$bench" ] || die "--ledger does not go with --bench"
+	[ "$clock" = icount ] || [ "$ledger_profile" = 0 ] ||
+		die "--ledger-profile needs the exact clock (--clock icount; this run's: $clock): the ladder it explains is the exact clock's"
 	[ "$clock" = icount ] || echo "$prog: --ledger on the host's clock: IOPS only, no instruction counts" >&2
 	lopt=()
 	for ((i = 0; i < ${#gargs[@]}; i++)); do
@@ -107,7 +109,7 @@ run_ledger() {
 		--runtime) lopt+=(--runtime "${gargs[$((i + 1))]}"); i=$((i + 1)) ;;
 		--no-perf) lopt+=(--no-perf) ;;
 		--perf) ;;
-		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --ledger-stacks --runtime --no-perf --kernel --kernels --cpus --out --no-build --mem)" ;;
+		*) die "--ledger: '${gargs[$i]}' does not apply (allowed with it: --ledger-rows --ledger-rw --ledger-stacks --ledger-profile --runtime --no-perf --kernel --kernels --cpus --out --no-build --mem)" ;;
 		esac
 	done
 	local lcpus=1
@@ -153,6 +155,7 @@ run_ledger() {
 		echo "wall_s=$(($(date +%s) - start))"
 	} >> "$out/meta.env"
 	find_python
+	[ "$ledger_profile" = 0 ] || ledger_profile || rc=$?
 	"$py" "$here/ledger.py" "$out" > /dev/null || rc=$?
 	echo "$prog: ledger: $out/ledger.md ($(($(date +%s) - start)) s)"
 	exit "$rc"

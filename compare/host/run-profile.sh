@@ -3,7 +3,8 @@
 # compare/host/run-profile.sh: compare/run --exact-profile, the exact profile's step (docs/profile.md):
 # the per-CPU knob profile with the cache model on ramlld's mq and sd disks (OUT/percpu, the knob
 # section's) and each ramlld path's cache misses (OUT/iprofile/PATH, the cache section's), after
-# the level's guests; sourced by compare/run.
+# the level's guests; sourced by compare/run. Also compare/run --ledger --ledger-profile's step
+# (ledger_profile).
 
 # What the step runs (--plan prints it; compare/estimate.py counts it as "exact-profile" lines)
 xp_paths=(ramlld-bio ramlld-mq ramlld-sd)
@@ -94,4 +95,36 @@ $(exact_profile_plan)"
 	alone_start exact-profile
 	run_exact_profile
 	alone_end "$profile_rc"
+}
+
+# ledger_profile: compare/run --ledger --ledger-profile's step, after the ledger's guest: each row
+# of the ladder's pairs around the block layer (compare/ledger.py --profile-rows: sg and an NVMe
+# stack's generic device, each with its twin's row) profiled in a boot of its own (QEMU 7.2, 1
+# vCPU, the ledger's kernel and module) into $out/iprofile/ID (ID: the row's id, '/' as '_'),
+# one after the other; ledger.md's ladder reads them. Returns the last failure's status.
+lp_runtime=1
+ledger_profile() {
+	local id d r rc=0 ids s0 ip=$top/tools/iprofile
+	local -a kopt=()
+	[ -z "$kernel" ] || kopt=(--kernel "$kernel")
+	s0=$(date +%s)
+	ids=$("$py" "$here/ledger.py" --profile-rows "$out") || return $?
+	mkdir -p "$out/iprofile"
+	[ -n "$ids" ] || echo "$prog: ledger profile: no pair of rows to profile (sg or an NVMe generic device beside its twin, both measured)" >&2
+	for id in $ids; do
+		d=$out/iprofile/${id//\//_}
+		rm -rf "$d" "$d.log"
+		echo "$prog: ledger profile: $id (QEMU 7.2, 1 vCPU, exact clock) into $d" >&2
+		r=0
+		"$ip/run" --out "$d" "${kopt[@]}" -- --target "${id%%/*}" --engine "${id#*/}" --runtime "$lp_runtime" \
+			--ko "$ko" < /dev/null > "$d.log" 2>&1 || r=$?
+		[ "$r" != 0 ] || "$ip/table" "$d" --top 40 --json "$d/table.json" > "$d/table.txt" 2>> "$d.log" || r=$?
+		if [ "$r" != 0 ]; then
+			rm -f "$d/table.json"
+			echo "$prog: ledger profile: $id failed (status $r): $d.log" >&2
+			rc=$r
+		fi
+	done
+	echo "ledger_profile_wall_s=$(($(date +%s) - s0))" >> "$out/meta.env"
+	return "$rc"
 }
