@@ -15,7 +15,7 @@ from .env import read_env
 
 DIR = "iprofile"
 # the ladder's paths whose rows (and their twins') the profile step runs: guest-cell's targets
-PROFILED = ("ramlld-sg", "nvme-tcp-ng")
+PROFILED = ("ramlld-sg", "nvme-tcp-ng", "nvme-loop-ng")
 TOP = 10         # the functions listed per pair, the largest |Δ| first
 SHOWN = 0.5      # a layer shown from this many instructions per I/O on either side
 
@@ -106,8 +106,8 @@ def markdown(profiles, unit):
     L = ["### Where the difference comes from: the exact profile", ""]
     if not profiles:
         return L + ["No pair to profile in this run: the profile takes sg and an NVMe stack's "
-                    "generic device (`ramlld-sg/ENGINE`, `nvme-tcp-ng/ENGINE`) with their twins' "
-                    "rows, both measured.", ""]
+                    "generic device (" + ", ".join(f"`{t}/ENGINE`" for t in PROFILED)
+                    + ") with their twins' rows, both measured.", ""]
     ok = [p for p in profiles if p["status"] == "ok"]
     if ok:
         first = ok[0]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --ledger --ledger-profile: --help says it, pairs of options that cannot go together refused with exit 2; compare/ledger.py --profile-rows names the ladder's pairs' rows (sg and an NVMe generic device with their twins, both measured; no feature rows, no failed ones); the step (compare/host/run-profile.sh, tools/iprofile faked) profiles each into OUT/iprofile/ID with the ledger's kernel and module, keeps a failed cell's log and returns its status; the ladder of a synthetic ledger folder holding two profiles shows the pair's difference per I/O per layer and the functions it comes from, with the values checked, and a pair without profiles says why; without OUT/iprofile no such section
+# what: compare/run --ledger --ledger-profile: --help says it, pairs of options that cannot go together refused with exit 2; compare/ledger.py --profile-rows names the ladder's pairs' rows (sg and nvme-tcp's and nvme-loop's generic devices with their twins, both measured; no feature rows, no failed ones); the step (compare/host/run-profile.sh, tools/iprofile faked) profiles each into OUT/iprofile/ID with the ledger's kernel and module, keeps a failed cell's log and returns its status; the ladder of a synthetic ledger folder holding two profiles shows the pair's difference per I/O per layer and the functions it comes from, with the values checked, and a pair without profiles says why; without OUT/iprofile no such section
 # where: host
 # requires: python3
 # timeout: 60
@@ -21,16 +21,22 @@ done
 ld=$RESULTS/ledger
 mkdir -p "$ld"
 cp "$TOP/tests/compare/fixtures/ledger-paths/"{meta.env,ledger.tsv} "$ld/"
+# nvme-loop's rows (6.12 on), as Debian's 6.12.118 measured them
+printf '%s\t%s\t%s\tmode=mq\t%s\t%s\t%s\tok\t\n' nvme-loop/io_uring nvme-loop nvme0n1 io_uring io_uring 63838.16 \
+	nvme-loop-ng/io_uring_cmd nvme-loop-ng ng0n1 io_uring_cmd nvme-loop 79617.38 >> "$ld/ledger.tsv"
 
-# the rows to profile: sg QD1 and QD16 with sd's rows of their depth, nvme-tcp-ng QD32 with
-# nvme-tcp's; not sg's scatter_elem_sz row (a feature), not ng's failed QD1 row
+# the rows to profile: sg QD1 and QD16 with sd's rows of their depth, nvme-tcp-ng's and
+# nvme-loop-ng's QD32 rows with their block devices'; not sg's scatter_elem_sz row (a feature),
+# not nvme-tcp-ng's failed QD1 row
 run_rc 0 python3 "$TOP/compare/ledger.py" --profile-rows "$ld"
 expect_eq "--profile-rows" "ramlld-sd/io_uring-qd1
 ramlld-sg/sg-qd1
 ramlld-sd/io_uring-qd16
 ramlld-sg/sg-qd16
 nvme-tcp/io_uring
-nvme-tcp-ng/io_uring_cmd" "$out"
+nvme-tcp-ng/io_uring_cmd
+nvme-loop/io_uring
+nvme-loop-ng/io_uring_cmd" "$out"
 run_rc 2 python3 "$TOP/compare/ledger.py" --profile-rows "$RESULTS"
 expect_in "--profile-rows on a folder without a ledger" "has no ledger.tsv"
 
@@ -145,7 +151,8 @@ def want(what, got, exp):
 want("pairs", [(p["id"], p["twin"], p["status"]) for p in pr],
      [("ramlld-sg/sg-qd1", "ramlld-sd/io_uring-qd1", "no profile"),
       ("ramlld-sg/sg-qd16", "ramlld-sd/io_uring-qd16", "ok"),
-      ("nvme-tcp-ng/io_uring_cmd", "nvme-tcp/io_uring", "no profile")])
+      ("nvme-tcp-ng/io_uring_cmd", "nvme-tcp/io_uring", "no profile"),
+      ("nvme-loop-ng/io_uring_cmd", "nvme-loop/io_uring", "no profile")])
 sg = pr[1]
 want("sg over sd in the window", sg["delta"], 54551.16)
 want("the ladder's (fio's whole run)", sg["ledger_delta"], 54647.0)
