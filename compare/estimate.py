@@ -95,6 +95,13 @@ def seconds_of(runtime):
     return int(runtime)
 
 
+def runtimes(spec):
+    """The plan's "runtime" value, "500ms,ladder=1": (its length in seconds, {workload:
+    seconds} for the workloads of another)."""
+    first, *rest = spec.split(",")
+    return seconds_of(first), {w: seconds_of(s) for w, s in (x.split("=", 1) for x in rest)}
+
+
 def parse(lines):
     """The plan's fields: cells (target, profile, workload, section, shape) and the rest,
     the knob guest's under "knob-guest"."""
@@ -183,7 +190,8 @@ def target_seconds(plan, targets, clock, repeats, cells=None, breakdown=True):
     set-up is counted when the driver's load or the shape changes (as guest-run does)."""
     c = ICOUNT if clock == "icount" else HOST
     cells = plan["cells"] if cells is None else cells
-    seconds = seconds_of(plan.get("runtime", "1")) + int(plan.get("ramp", "0"))
+    runtime, runtime_of = runtimes(plan.get("runtime", "1"))
+    ramp = int(plan.get("ramp", "0"))
     level = plan.get("level", "default")
     bd = set(plan.get("breakdown", "").split()) if breakdown else set()
     loaded = None
@@ -200,7 +208,8 @@ def target_seconds(plan, targets, clock, repeats, cells=None, breakdown=True):
                     total += setup_cost(clock, targets, t, shape)
                     loaded = (load, shape)
                 cur_shape = shape
-            total += repeats * run_cost(clock, targets, t, w, s, seconds, level)
+            total += repeats * run_cost(clock, targets, t, w, s, runtime_of.get(w, runtime) + ramp,
+                                        level)
         if t in bd:
             total += c["breakdown"]
         work[t] = total

@@ -18,7 +18,7 @@ plan)
 	echo "level $level"
 	echo "runs $total"
 	echo "repeats $repeats"
-	echo "runtime $runtime"
+	echo "runtime $runtime_spec"
 	echo "ramp $ramp"
 	echo "shape ${shapes[-1]}"
 	if [ "$breakdown" = 1 ]; then echo "breakdown ${bd_targets[*]}"; else echo "breakdown"; fi

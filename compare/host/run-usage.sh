@@ -49,7 +49,7 @@ selection and says why):
                      every reference on 4k randread and randwrite QD32 and randread QD1,
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
                      rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
-                     their own), 1 run of 1 s a cell (a sample again: -j), the breakdown of ramlld's 3 paths, then
+                     their own), 1 run of 500 ms a cell (the ladder 1 s; a sample again: -j), the breakdown of ramlld's 3 paths, then
                      the knob table in the 2-vCPU knob guest at the quick level's step.
                      On the host's clock or with --wide, the whole default level: 5 s runs
                      (+1 s ramp), 3 repeats, 4 LUNs of 128 MiB, every target, every section;

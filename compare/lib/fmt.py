@@ -23,6 +23,18 @@ def pm(m, s, nd=None):
     return f"{fmt(m, nd)} ± {fmt(s, nd)}"
 
 
+def runtime(rt, missing="-"):
+    """A run's length as guest-run's --runtime gives it ("1", "500ms", "500ms,ladder=1") in
+    words: "1 s", "0.5 s", "0.5 s (ladder 1 s)"; missing when there is none."""
+    if rt in (None, ""):
+        return missing
+    first, *rest = str(rt).split(",")
+    own = ", ".join(f"{w} {runtime(s)}" for w, _, s in (x.partition("=") for x in rest))
+    if first.endswith("ms") and first[:-2].isdigit():
+        first = f"{int(first[:-2]) / 1000:g}"
+    return f"{first} s" + (f" ({own})" if own else "")
+
+
 def signed(x, nd=None):
     return "-" if x is None else ("+" if x >= 0 else "−") + fmt(abs(x), nd)
 

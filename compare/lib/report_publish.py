@@ -7,6 +7,7 @@ import csv
 import json
 import os
 
+from .fmt import runtime
 from .stats import spread_pct
 
 # the figures published per cell, with their unit (None: not in the cell)
@@ -95,7 +96,7 @@ def seeds_block(run, seed_rows, table, selections):
     level = (m.get("level_name") or m.get("level") or "-").split(" (")[0]
     return ([SEEDS_BEGIN,
             f"The figures of docs/results.md: one run (`make compare`, level: {level}) with "
-            f"{m.get('repeats', '-')} run(s) of {m.get('runtime', '-')} s a cell, "
+            f"{m.get('repeats', '-')} run(s) of {runtime(m.get('runtime'))} a cell, "
             f"{'exact clock' if run.exact else 'host clock'}, {m.get('cpus', '-')} vCPU(s) under "
             f"{m.get('accel', '-')}, guest kernel {m.get('kernel', '-')}. Each verdict holds for "
             "that setup; each line below the table plans that setup for one seed (`compare/run "

@@ -13,6 +13,7 @@ import statistics
 
 from . import fio
 from .env import read_env
+from .fmt import runtime
 from .stats import determinism, mean_sd, ratio
 from .targets import TARGET_KEYS, read_all, read_header, read_run
 
@@ -265,7 +266,7 @@ def run_shape(root):
     """The run's time a job and device size as its meta.env says."""
     meta = read_env(os.path.join(root, "meta.env"))
     rt, cap = meta.get("runtime"), meta.get("capacity_mb")
-    return {"runtime": f"{rt} s" if rt else "RUNTIME", "mib": f"{cap} MiB" if cap else "128 MiB"}
+    return {"runtime": runtime(rt, "RUNTIME"), "mib": f"{cap} MiB" if cap else "128 MiB"}
 
 
 def public(cells):

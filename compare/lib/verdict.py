@@ -5,7 +5,7 @@ docs/seeds.md gives it (a style test compares them)."""
 
 import os
 
-from .fmt import fmt
+from .fmt import fmt, runtime
 from .stats import EXACT_AGREE_PCT, EXACT_NO_DIFFERENCE, interval95
 
 REPRODUCED = "reproduced"
@@ -56,7 +56,7 @@ def setup_of(root):
     clock = "exact clock" if m.get("clock") == "icount" else "host clock"
     where = ("this host's devices" if m.get("accel", "").startswith("none")
              else f"{m.get('cpus', '?')} vCPU(s), TCG, {clock}")
-    return f"{where}, {m.get('repeats', '?')} runs of {m.get('runtime', '?')} s a cell"
+    return f"{where}, {m.get('repeats', '?')} runs of {runtime(m.get('runtime'), '? s')} a cell"
 
 
 def setup_text(root, post):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Environment: what ran, where, on which clock; the metrics' definitions."""
 
-from lib.fmt import table
+from lib.fmt import runtime, table
 from lib.results import icount_ns
 from lib.stats import EXACT_AGREE_PCT
 
@@ -35,7 +35,7 @@ def render(run, plots):
         ["clock", run.clock],
         ["fio", meta.get("fio", "-")],
         ["level", f"{meta.get('level_name', meta.get('level', '-'))}: {meta.get('repeats', '-')} "
-                  f"repeats of {meta.get('runtime', '-')} s (+{meta.get('ramp', '-')} s ramp) "
+                  f"repeats of {runtime(meta.get('runtime'))} (+{meta.get('ramp', '-')} s ramp) "
                   "per cell"],
         ["devices", f"{meta.get('nluns', '-')} per target of {meta.get('capacity_mb', '-')} MiB, "
                     f"queue depth {meta.get('depth', '-')} where settable, filled once before use"],

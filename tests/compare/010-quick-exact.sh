@@ -142,12 +142,12 @@ expect_eq "clock with --icount-shift 2" "icount shift 2 (asked: --clock icount)"
 # seed 002's grid on the SCSI path), every reference (the default level's targets but the stacks
 # over ramlld) on 4k randread and randwrite QD32 and randread QD1 under default, ramlld's paths
 # under seed-001 too, the ladder's three columns on its rungs, one 64 MiB device; 1 vCPU, 1 run
-# of 1 s (a sample again in the spot check), no ramp, the breakdown of ramlld's 3 paths, the knob table in the 2-vCPU knob guest.
+# of 500 ms (a sample again in the spot check), no ramp, the breakdown of ramlld's 3 paths, the knob table in the 2-vCPU knob guest.
 plan=$("$run" --clock icount --plan 2> /dev/null) || fail "compare/run --clock icount --plan failed"
 expect_eq "default level on the exact clock: name" default-exact "$(plan_field "$plan" name)"
 expect_eq "default level on the exact clock: vCPUs" 1 "$(plan_field "$plan" cpus)"
 expect_eq "default level on the exact clock: repeats" 1 "$(plan_field "$plan" repeats)"
-expect_eq "default level on the exact clock: seconds a run" 1 "$(plan_field "$plan" runtime)"
+expect_eq "default level on the exact clock: a run's length (the ladder's 1 s)" 500ms,ladder=1 "$(plan_field "$plan" runtime)"
 expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "default level on the exact clock: the level's devices" "1 64" "$(plan_field "$plan" shape)"
 expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio ramlld-mq ramlld-sd" \

@@ -53,6 +53,15 @@ expect_eq "the stretch at load 7 on 2 CPUs" "4.00" "$(sed -n 's/^host-stretch \(
 expect_eq "the matrix's timeout at load 7" 3360 "$(field timeout-matrix)"
 expect_eq "the knob guest's timeout at load 7" 8580 "$(field timeout-knobs)"
 expect_eq "the estimate itself does not move" 831 "$(field estimate)"
+# a workload's own length (--runtime 500ms,qd32=2): brd's 4 runs x (2 + 5 x 2) and iSCSI's 2 x (3 + 20
+# x 2) put 207 - 28 - 46 + 48 + 86 = 267; 500 ms for all but another workload: 207 - 10 - 20 = 177
+sed 's/^runtime 1$/runtime 500ms,qd32=2/' "$dir/plan" > "$dir/plan-own"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan-own") ||
+	fail "estimate.py with a workload's own length failed"
+expect_eq "the matrix's estimate with qd32's own 2 s" 267 "$(field estimate-matrix)"
+sed 's/^runtime 1$/runtime 500ms,ladder=1/' "$dir/plan" > "$dir/plan-own"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan-own")
+expect_eq "the matrix's estimate at 500 ms (the ladder's own length unused)" 177 "$(field estimate-matrix)"
 est=$(python3 "$TOP/compare/estimate.py" --clock icount --host-load 0.9 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan")
 expect_eq "the knob guest's timeout with a CPU free" 2160 "$(field timeout-knobs)"
 run_rc 2 python3 "$TOP/compare/estimate.py" --clock icount --host-load -1 --targets-tsv "$dir/targets.tsv" < "$dir/plan"
