@@ -39,8 +39,9 @@ level_value() {
 	echo "$v"
 }
 
-# load_level FILE: the level's keys into name, level, cpus (unless --cpus), level_meta and
-# knob_level; its options before the user's own (gargs), so that those given win
+# load_level FILE: the level's keys into name, level, cpus (unless --cpus), level_meta,
+# knob_level and spot_every (unless --spot-every); its options before the user's own (gargs),
+# so that those given win
 load_level() {
 	local line key val largs=()
 	level_file=$1
@@ -60,7 +61,8 @@ load_level() {
 			cpus) [ "$cpus_given" = 1 ] || cpus=$val ;;
 			meta) level_meta=$val ;;
 			knob-level) knob_level=$val ;;
-			*) die "$level_file: unknown key '$key' (allowed: name level cpus meta knob-level)" ;;
+			spot-every) [ -n "$spot_every" ] || spot_every=$val ;;
+			*) die "$level_file: unknown key '$key' (allowed: name level cpus meta knob-level spot-every)" ;;
 			esac
 			;;
 		*) die "$level_file: bad line '$line' (allowed: KEY: VALUE or --OPTION VALUE)" ;;

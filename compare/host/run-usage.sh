@@ -49,7 +49,7 @@ selection and says why):
                      every reference on 4k randread and randwrite QD32 and randread QD1,
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
                      rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
-                     their own), 1 run of 500 ms a cell (the ladder 1 s; a sample again: -j), the breakdown of ramlld's 3 paths, then
+                     their own), 1 run of 500 ms a cell (the ladder 1 s; every 20th again: -j), the breakdown of ramlld's 3 paths, then
                      the knob table in the 2-vCPU knob guest at the quick level's step.
                      On the host's clock or with --wide, the whole default level: 5 s runs
                      (+1 s ramp), 3 repeats, 4 LUNs of 128 MiB, every target, every section;
@@ -77,10 +77,10 @@ fan-out (the exact clock, but for --bench, --interleave and --perf-cell, which r
                      then merged into OUT as one guest writes it (the report reads it as such).
                      Progress every 30 s on the host's clock: runs done, guests done, ETA
   --spot-every N     the spot check: every Nth cell of the plan (the first included; default
-                     10; 0: none) run again in a guest of its own, as that cell's second run
-                     (r2), which the report's Determinism section holds against the first
-                     (0.5 %) and flags when they differ. Only when cells run once (--repeats 1,
-                     the exact levels' own)
+                     10, at the exact default level 20; 0: none) run again in a guest of its
+                     own, as that cell's second run (r2), which the report's Determinism
+                     section holds against the first (0.5 %) and flags when they differ. Only
+                     when cells run once (--repeats 1, the exact levels' own)
   --sshloginfile FILE  GNU parallel's: the guests on these hosts (one "[N/]host" a line, ":"
                      this one), each with this tree and the results folder at the same paths
                      (a shared file system) and the same QEMU and guest kernel, so that the

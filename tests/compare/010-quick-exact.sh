@@ -149,6 +149,9 @@ expect_eq "default level on the exact clock: vCPUs" 1 "$(plan_field "$plan" cpus
 expect_eq "default level on the exact clock: repeats" 1 "$(plan_field "$plan" repeats)"
 expect_eq "default level on the exact clock: a run's length (the ladder's 1 s)" 500ms,ladder=1 "$(plan_field "$plan" runtime)"
 expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
+expect_eq "default level on the exact clock: the spot check's every Nth cell" 20 "$(plan_field "$plan" spot | cut -d' ' -f3)"
+plan10=$("$run" --clock icount --spot-every 10 --plan 2> /dev/null) || fail "compare/run --spot-every 10 --plan failed"
+expect_eq "--spot-every given wins over the level's" 10 "$(plan_field "$plan10" spot | cut -d' ' -f3)"
 expect_eq "default level on the exact clock: the level's devices" "1 64" "$(plan_field "$plan" shape)"
 expect_eq "default level on the exact clock: breakdown targets" "ramlld-bio ramlld-mq ramlld-sd" \
 	"$(plan_field "$plan" breakdown)"
