@@ -96,8 +96,8 @@ def seconds_of(runtime):
 
 
 def runtimes(spec):
-    """The plan's "runtime" value, "500ms,ladder=1": (its length in seconds, {workload:
-    seconds} for the workloads of another)."""
+    """The plan's "runtime" value, "500ms,ladder=1": (its length in seconds, {workload or
+    target: seconds} for the cells of another; a target's wins over its workload's)."""
     first, *rest = spec.split(",")
     return seconds_of(first), {w: seconds_of(s) for w, s in (x.split("=", 1) for x in rest)}
 
@@ -208,8 +208,8 @@ def target_seconds(plan, targets, clock, repeats, cells=None, breakdown=True):
                     total += setup_cost(clock, targets, t, shape)
                     loaded = (load, shape)
                 cur_shape = shape
-            total += repeats * run_cost(clock, targets, t, w, s, runtime_of.get(w, runtime) + ramp,
-                                        level)
+            rt = runtime_of.get(t, runtime_of.get(w, runtime))
+            total += repeats * run_cost(clock, targets, t, w, s, rt + ramp, level)
         if t in bd:
             total += c["breakdown"]
         work[t] = total

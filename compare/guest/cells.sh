@@ -216,8 +216,8 @@ run_cell() { # TARGET PROFILE WORKLOAD SECTION REP: one fio run, its CPU and que
 		"${pmu_wrap[@]}" "$top/tools/percpu-load" "$DEV" --json --procs-per-cpu "$procs_per_cpu" \
 			--cpus "$cpus_list" --startup-run > "$dir/r$r.dd.json" 2>> "$LOG" || rc=$?
 	else
-		# the workload's own length where --runtime gives it one (runtime_of)
-		RUNTIME=${runtime_of[$w]:-$runtime} DEVS=$DEVS_COLON "${pmu_wrap[@]}" fio --section="$s" --output-format=json \
+		# the target's or else the workload's own length where --runtime gives one (runtime_of)
+		RUNTIME=${runtime_of[$t]:-${runtime_of[$w]:-$runtime}} DEVS=$DEVS_COLON "${pmu_wrap[@]}" fio --section="$s" --output-format=json \
 			--output="$dir/r$r.json" "$here/workloads/$w.fio" >> "$LOG" 2>&1 || rc=$?
 	fi
 	{

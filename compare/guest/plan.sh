@@ -23,19 +23,19 @@ default) : "${perf:=1}" "${repeats:=3}" "${nluns:=4}" "${capacity_mb:=128}" "${r
 full) : "${perf:=1}" "${repeats:=5}" "${nluns:=4}" "${capacity_mb:=128}" "${runtime:=20}" "${ramp:=2}" ;;
 *) die "--level: bad value '$level' (allowed: quick default full)" ;;
 esac
-# a run's length: whole seconds, or milliseconds ("250ms": fio's own unit), then WORKLOAD=LENGTH
-# for the workloads whose cells take another (runtime_of); runtime_spec, the whole value; runtime
-# the first; runtime_s, it in whole seconds rounded up, for what counts in seconds (the
-# breakdown's run, the ETA)
+# a run's length: whole seconds or milliseconds ("250ms": fio's own unit), then NAME=LENGTH for a
+# workload's or a target's cells of another (runtime_of); runtime_spec, the whole value; runtime the
+# first, runtime_s it in whole seconds rounded up (the breakdown's run, the ETA)
 runtime_spec=$runtime
 declare -A runtime_of=()
 IFS=, read -r runtime rt_rest <<< "$runtime_spec"
-rt_bad="--runtime: bad value '$runtime_spec' (allowed: seconds >= 1, or milliseconds as NNNms, e.g. 250ms, then WORKLOAD=LENGTH,... for workloads of another length, e.g. 500ms,ladder=1)"
+rt_bad="--runtime: bad value '$runtime_spec' (allowed: seconds >= 1, or milliseconds as NNNms, e.g. 250ms, then NAME=LENGTH,... for a workload's or a target's cells of another length, e.g. 500ms,ladder=1)"
 [[ $runtime =~ ^[1-9][0-9]*(ms)?$ ]] || die "$rt_bad"
 IFS=, read -r -a rt_parts <<< "$rt_rest"
 for v in "${rt_parts[@]}"; do
-	if ! [[ $v =~ ^([a-z0-9-]+)=([1-9][0-9]*(ms)?)$ ]] || [ ! -f "$here/workloads/${BASH_REMATCH[1]}.fio" ]; then
-		die "$rt_bad: '$v' is not WORKLOAD=LENGTH of a workload in compare/workloads"
+	if ! [[ $v =~ ^([a-z0-9-]+)=([1-9][0-9]*(ms)?)$ ]] ||
+		{ [ ! -f "$here/workloads/${BASH_REMATCH[1]}.fio" ] && [ -z "${T_LOAD[${BASH_REMATCH[1]}]:-}" ]; }; then
+		die "$rt_bad: '$v' is not NAME=LENGTH of a workload in compare/workloads or a target"
 	fi
 	runtime_of[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 done

@@ -26,13 +26,16 @@ check_refused "'bs-3k'" "$TOP/compare/run" --only seed-002/bs-3k
 check_refused "'slow'" "$TOP/compare/run" --profiles slow
 check_refused "'0'" "$TOP/compare/guest-run" --out /tmp --repeats 0
 # --runtime LENGTH,WORKLOAD=LENGTH: a workload's own length; an unknown workload or length refused
-check_refused "--runtime: bad value '500ms,nosuch=1' (allowed: seconds >= 1, or milliseconds as NNNms, e.g. 250ms, then WORKLOAD=LENGTH,... for workloads of another length, e.g. 500ms,ladder=1): 'nosuch=1' is not WORKLOAD=LENGTH of a workload in compare/workloads" \
+check_refused "--runtime: bad value '500ms,nosuch=1' (allowed: seconds >= 1, or milliseconds as NNNms, e.g. 250ms, then NAME=LENGTH,... for a workload's or a target's cells of another length, e.g. 500ms,ladder=1): 'nosuch=1' is not NAME=LENGTH of a workload in compare/workloads or a target" \
 	"$TOP/compare/guest-run" --out /tmp --runtime 500ms,nosuch=1 --print-plan
 check_refused "'ladder=0'" "$TOP/compare/guest-run" --out /tmp --runtime 500ms,ladder=0 --print-plan
 check_refused "--runtime: bad value 'ladder=1,500ms'" "$TOP/compare/guest-run" --out /tmp --runtime ladder=1,500ms --print-plan
 rt_plan=$("$TOP/compare/guest-run" --out /tmp --level quick --targets brd --only qd32/randread-4k-qd32,ladder \
 	--runtime 500ms,ladder=2 --print-plan) || fail "guest-run --runtime 500ms,ladder=2 --print-plan failed"
 expect_eq "a workload's own length in the plan" "500ms,ladder=2" "$(sed -n 's/^runtime //p' <<< "$rt_plan")"
+rt_plan=$("$TOP/compare/guest-run" --out /tmp --level quick --targets brd --only qd32/randread-4k-qd32 \
+	--runtime 500ms,brd=1 --print-plan) || fail "guest-run --runtime 500ms,brd=1 --print-plan failed"
+expect_eq "a target's own length in the plan" "500ms,brd=1" "$(sed -n 's/^runtime //p' <<< "$rt_plan")"
 check_refused "unknown argument '--frobnicate'" "$TOP/compare/run" --frobnicate
 check_refused "--perf-cell: bad value 'qd32/randread-4k-qd32' (allowed: WORKLOAD/SECTION of a one-run workload: seed-002)" \
 	"$TOP/compare/run" --perf-cell qd32/randread-4k-qd32

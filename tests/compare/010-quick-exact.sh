@@ -147,7 +147,7 @@ plan=$("$run" --clock icount --plan 2> /dev/null) || fail "compare/run --clock i
 expect_eq "default level on the exact clock: name" default-exact "$(plan_field "$plan" name)"
 expect_eq "default level on the exact clock: vCPUs" 1 "$(plan_field "$plan" cpus)"
 expect_eq "default level on the exact clock: repeats" 1 "$(plan_field "$plan" repeats)"
-expect_eq "default level on the exact clock: a run's length (the ladder's 1 s)" 500ms,ladder=1 "$(plan_field "$plan" runtime)"
+expect_eq "default level on the exact clock: a run's length (the ladder's and LIO iblock's 1 s)" 500ms,ladder=1,lio-iblock=1 "$(plan_field "$plan" runtime)"
 expect_eq "default level on the exact clock: ramp" 0 "$(plan_field "$plan" ramp)"
 expect_eq "default level on the exact clock: the spot check's every Nth cell" 20 "$(plan_field "$plan" spot | cut -d' ' -f3)"
 plan10=$("$run" --clock icount --spot-every 10 --plan 2> /dev/null) || fail "compare/run --spot-every 10 --plan failed"

@@ -62,6 +62,11 @@ expect_eq "the matrix's estimate with qd32's own 2 s" 267 "$(field estimate-matr
 sed 's/^runtime 1$/runtime 500ms,ladder=1/' "$dir/plan" > "$dir/plan-own"
 est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan-own")
 expect_eq "the matrix's estimate at 500 ms (the ladder's own length unused)" 177 "$(field estimate-matrix)"
+# a target's own length wins over its workload's (500ms,qd32=2,iscsi=1): brd's 4 runs of 2 s (48)
+# and iSCSI's 2 of 1 s (46): 207 - 28 + 48 = 227
+sed 's/^runtime 1$/runtime 500ms,qd32=2,iscsi=1/' "$dir/plan" > "$dir/plan-own"
+est=$(python3 "$TOP/compare/estimate.py" --clock icount --targets-tsv "$dir/targets.tsv" < "$dir/plan-own")
+expect_eq "the matrix's estimate with iSCSI's own 1 s over qd32's 2 s" 227 "$(field estimate-matrix)"
 est=$(python3 "$TOP/compare/estimate.py" --clock icount --host-load 0.9 --host-cpus 2 --targets-tsv "$dir/targets.tsv" < "$dir/plan")
 expect_eq "the knob guest's timeout with a CPU free" 2160 "$(field timeout-knobs)"
 run_rc 2 python3 "$TOP/compare/estimate.py" --clock icount --host-load -1 --targets-tsv "$dir/targets.tsv" < "$dir/plan"
