@@ -15,6 +15,7 @@ REP (compare/guest/cells.sh): a run of several jobs as one file a job, DIR/JOB/r
 the run with that job alone; FILE is removed."""
 
 import json
+import re
 import os
 import sys
 
@@ -77,6 +78,30 @@ def run_metrics(d):
     m["cpu_us_per_io_fio"] = cpu_s * 1e6 / ios if ios else None
     m["runtime_s"] = max(j["job_runtime"] for j in jobs) / 1e3
     return m
+
+
+def time_bound_s(d):
+    """A time-based run's set runtime in seconds (fio's runtime=, time_based=1, in the job's or
+    the global options), None for a run of fixed work."""
+    opts = dict(d.get("global options", {}))
+    jobs = d.get("jobs") or [{}]
+    opts.update(jobs[0].get("job options", {}))
+    if opts.get("time_based") not in ("1", "") or "runtime" not in opts:
+        return None
+    mo = re.fullmatch(r"(\d+(?:\.\d+)?)(us|ms|s|m)?", opts["runtime"].strip())
+    if not mo:
+        return None
+    return float(mo.group(1)) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60, None: 1}[mo.group(2)]
+
+
+def stalled(d, runtime_s):
+    """Why a time-based run measured no rate, or None: fio ran more than twice its set runtime
+    (plus 0.2 s) because it waited on I/Os that did not complete in time."""
+    bound = time_bound_s(d)
+    if bound is None or runtime_s is None or runtime_s <= 2 * bound + 0.2:
+        return None
+    return (f"fio ran {runtime_s:.1f} s of a {bound:g} s time-based run, waiting on its I/Os "
+            "to complete")
 
 
 def counts(d):

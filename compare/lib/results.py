@@ -163,6 +163,13 @@ def load_runs(root, meta, bad=None):
             window_ios = tot["ios"]
         else:
             m = fio.run_metrics(d)
+            why = fio.stalled(d, m["runtime_s"])
+            if why:
+                if bad is not None:
+                    bad.append({"kind": "warn", "target": t,
+                                "text": f"{w}/{s} r{rep} ({p}): {why} ({m['ios']} I/Os): "
+                                        "not a rate; the run is left out"})
+                continue
             rt = m["runtime_s"] or 1
             window_ios = m["ios"] * (rt + ramp) / rt     # ramp-time I/O is not in total_ios
         base = f[: -len(".dd.json")] if mo.group(2) else f[: -len(".json")]
