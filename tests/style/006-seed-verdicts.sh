@@ -10,6 +10,7 @@
 in_compare python3 - "$TOP" << 'EOF' || fail "the seed verdicts of docs/seeds.md and docs/results.md"
 import re, shlex, subprocess, sys
 top = sys.argv[1]
+from lib import fmt as F
 from lib import verdict as V
 seeds = open(top + "/docs/seeds.md", encoding="utf-8").read()
 results = open(top + "/docs/results.md", encoding="utf-8").read()
@@ -42,7 +43,7 @@ print(f"ok: docs/seeds.md states verdict.py's {len(V.RULES)} rule paragraphs wor
 
 # the published run's setup, as docs/results.md's environment table gives it
 env = dict(re.findall(r"^\| (\w[\w ]*?) \| (.*) \|$", results, re.M))
-mo = re.search(r"(\d+) repeats of (\d+) s \(\+(\d+) s ramp\)", env["level"])
+mo = re.search(r"(\d+) repeats of (.+?) \(\+(\d+) s ramp\)", env["level"])
 want = {"clock": "icount" if env["clock"].startswith("icount") else "host",
         "cpus": env["CPUs"].split()[0], "repeats": mo.group(1), "runtime": mo.group(2),
         "ramp": mo.group(3)}
@@ -64,6 +65,7 @@ assert sorted(c[0] for c in cmds) == ["000", "001", "002", "003", "004"], f"repr
 for sid, args in cmds:
     keys, cells = plan(shlex.split(args))
     setup = {k: keys.get(k) for k in want}
+    setup["runtime"] = F.runtime(setup["runtime"])  # as the environment table words it
     assert setup == want, f"seed {sid}: `compare/run {args}` plans {setup}, the published run {want}"
     w = f"seed-{sid}"
     mine = {c for c in cells if c[2] == w}
