@@ -32,17 +32,24 @@ xp_fail() {
 	echo "$prog: the exact profile's $1 failed (status $2): $out/$3" >&2
 }
 
+# iprofile_cell DIR ARGS...: one profiled cell (tools/iprofile/run --out DIR ARGS... --ko $ko) and
+# its table (DIR/table.json, table.txt), the output in DIR.log; the first failure's status
+iprofile_cell() {
+	local d=$1 r=0
+	shift
+	"$top/tools/iprofile/run" --out "$d" "$@" --ko "$ko" < /dev/null > "$d.log" 2>&1 || r=$?
+	[ "$r" != 0 ] || "$top/tools/iprofile/table" "$d" --top 40 --json "$d/table.json" > "$d/table.txt" 2>> "$d.log" || r=$?
+	return "$r"
+}
+
 # xp_cells: each path's profiled cell with the cache model (QEMU 7.2, 1 vCPU), one after the other;
 # the last failure's status
 xp_cells() {
-	local t r rc=0 ip=$top/tools/iprofile
+	local t r rc=0
 	for t in "${xp_paths[@]}"; do
 		echo "$prog: the exact profile: $t's cache misses (QEMU 7.2, 1 vCPU) into $out/iprofile/$t" >&2
 		r=0
-		"$ip/run" --out "$out/iprofile/$t" --cache "$xp_cache" -- --target "$t" --runtime "$xp_runtime" \
-			--ko "$ko" < /dev/null > "$out/iprofile/$t.log" 2>&1 || r=$?
-		[ "$r" != 0 ] || "$ip/table" "$out/iprofile/$t" --top 40 --json "$out/iprofile/$t/table.json" \
-			> "$out/iprofile/$t/table.txt" 2>> "$out/iprofile/$t.log" || r=$?
+		iprofile_cell "$out/iprofile/$t" --cache "$xp_cache" -- --target "$t" --runtime "$xp_runtime" || r=$?
 		[ "$r" = 0 ] || { xp_fail "$t cell" "$r" "iprofile/$t.log"; rc=$r; }
 	done
 	return "$rc"
@@ -104,7 +111,7 @@ $(exact_profile_plan)"
 # one after the other; ledger.md's ladder reads them. Returns the last failure's status.
 lp_runtime=1
 ledger_profile() {
-	local id d r rc=0 ids s0 ip=$top/tools/iprofile
+	local id d r rc=0 ids s0
 	local -a kopt=()
 	[ -z "$kernel" ] || kopt=(--kernel "$kernel")
 	s0=$(date +%s)
@@ -116,9 +123,7 @@ ledger_profile() {
 		rm -rf "$d" "$d.log"
 		echo "$prog: ledger profile: $id (QEMU 7.2, 1 vCPU, exact clock) into $d" >&2
 		r=0
-		"$ip/run" --out "$d" "${kopt[@]}" -- --target "${id%%/*}" --engine "${id#*/}" --runtime "$lp_runtime" \
-			--ko "$ko" < /dev/null > "$d.log" 2>&1 || r=$?
-		[ "$r" != 0 ] || "$ip/table" "$d" --top 40 --json "$d/table.json" > "$d/table.txt" 2>> "$d.log" || r=$?
+		iprofile_cell "$d" "${kopt[@]}" -- --target "${id%%/*}" --engine "${id#*/}" --runtime "$lp_runtime" || r=$?
 		if [ "$r" != 0 ]; then
 			rm -f "$d/table.json"
 			echo "$prog: ledger profile: $id failed (status $r): $d.log" >&2
