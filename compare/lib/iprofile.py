@@ -50,3 +50,20 @@ def qemu_text(meta, wall):
 def functions(j):
     """{function: instructions per I/O, CPUs summed} of a table.json ({} without functions)."""
     return {f: sum(per.values()) for f, per in (j.get("functions") or {}).items()}
+
+
+def difference(a, b, top=10):
+    """b over a, two table.json's: {"total": b's total minus a's, "layers": [(layer, a's, b's,
+    Δ)] every layer of either, largest |Δ| first (their Δ sum to "total": each table's layers
+    sum to its total), "functions": [(function, its layer or None, a's, b's, Δ)] the top
+    largest |Δ|, CPUs summed}."""
+    la, lb = a.get("layers") or {}, b.get("layers") or {}
+    layers = [(n, la.get(n, 0.0), lb.get(n, 0.0), lb.get(n, 0.0) - la.get(n, 0.0))
+              for n in set(la) | set(lb)]
+    layers.sort(key=lambda x: (-abs(x[3]), x[0]))
+    fa, fb = functions(a), functions(b)
+    kind = dict(a.get("function_layers") or {}, **(b.get("function_layers") or {}))
+    fns = [(f, kind.get(f), fa.get(f, 0.0), fb.get(f, 0.0), fb.get(f, 0.0) - fa.get(f, 0.0))
+           for f in set(fa) | set(fb)]
+    fns.sort(key=lambda x: (-abs(x[4]), x[0]))
+    return {"total": b["total"] - a["total"], "layers": layers, "functions": fns[:top]}

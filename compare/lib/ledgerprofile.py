@@ -10,7 +10,7 @@ window, per layer, and the functions it comes from."""
 import os
 
 from .fmt import fmt, table
-from .iprofile import functions, qemu_text, read_table
+from .iprofile import difference, qemu_text, read_table
 from .env import read_env
 
 DIR = "iprofile"
@@ -68,21 +68,13 @@ def compare(root, rung, path_id, twin_id):
                if j is None or "n" not in j or "total" not in j]
     if missing:
         return dict(p, status="no profile", missing=missing)
-    la, lb = a.get("layers") or {}, b.get("layers") or {}
-    layers = [(n, la.get(n, 0.0), lb.get(n, 0.0), lb.get(n, 0.0) - la.get(n, 0.0))
-              for n in set(la) | set(lb)
-              if max(abs(la.get(n, 0.0)), abs(lb.get(n, 0.0))) >= SHOWN]
-    layers.sort(key=lambda x: (-abs(x[3]), x[0]))
-    fa, fb = functions(a), functions(b)
-    kind = dict(a.get("function_layers") or {}, **(b.get("function_layers") or {}))
-    fns = [(f, kind.get(f), fa.get(f, 0.0), fb.get(f, 0.0), fb.get(f, 0.0) - fa.get(f, 0.0))
-           for f in set(fa) | set(fb)]
-    fns.sort(key=lambda x: (-abs(x[4]), x[0]))
+    diff = difference(a, b, TOP)
+    layers = [x for x in diff["layers"] if max(abs(x[1]), abs(x[2])) >= SHOWN]
     meta, wall = read_env(os.path.join(folder(root, path_id), "meta.env")), \
         read_env(os.path.join(folder(root, path_id), "wall.env"))
     return dict(p, status="ok", n=[a["n"], b["n"]], total=[a["total"], b["total"]],
                 window_clock=[a.get("window_clock"), b.get("window_clock")],
-                delta=b["total"] - a["total"], layers=layers, functions=fns[:TOP],
+                delta=diff["total"], layers=layers, functions=diff["functions"],
                 qemu=qemu_text(meta, wall), kernel=meta.get("kernel", "?"),
                 cpus=meta.get("cpus", "?"), runtime=meta.get("runtime", "?"))
 

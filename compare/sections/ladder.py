@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The cost ladder (docs/stacks.md): the same ramlld store read through bio, mq, sd and each
 kernel storage stack built over ramlld's mq disk, each rung's figures, its increment over the
-rung it is built on, and that increment split by layer from the rung's perf profile."""
+rung it is built on, and that increment split by layer: from the plugin's exact counts where
+both rungs have a profiled cell (ROOT/iprofile/TARGET, compare/run --exact-profile), else from
+the rungs' perf profiles."""
 
 import os
 import re
 
 from lib.fmt import fmt, md_table
+from lib import iprofile
 from lib.perf import LAYER_NAMES, layer_of, symbols
 from lib.results import read_stack_ladder
 from lib import doc
@@ -24,6 +27,8 @@ CELLS = [("4k randread QD1", "lat-qd1", "randread-4k-qd1"),
 PROFILE = "default"
 # The breakdown's cell (compare/guest-run profiles 4k randread QD32 of each target).
 BD_CELL = ("qd32", "randread-4k-qd32")
+TOP_FNS = 6      # an exact increment's functions that moved most
+SHOWN = 1.0      # an exact increment's layer shown from this |Δ| (instructions per I/O)
 
 
 def profile(root, target, total, own_rx):
@@ -98,20 +103,47 @@ def section(root, idx, targets, exact, headers):
     two = two_node(root, rungs)
     if not rows and not two:
         return None
-    inc = []
+    xp = {t: c for t, *c in iprofile.cells(root)
+          if c[0].get("functions") and c[0].get("layers") and c[0].get("n")}
+    inc, xinc = [], []
     for r in rows:
-        p, q = bd.get(r["target"]), bd.get(r["below_target"])
+        t, b = r["target"], r["below_target"]
+        if t in xp and b in xp:
+            xinc.append(exact_increment(r, xp[b], xp[t]))
+            continue
+        p, q = bd.get(t), bd.get(b)
         if not p or not q:
             continue
         d = {n: p["layers"][n] - q["layers"][n] for n in LAYER_NAMES}
         inc.append({"rung": r["rung"], "below": r["below"],
                     "total": sum(p["layers"].values()) - sum(q["layers"].values()),
-                    "layers": d, "own_top": p["own_top"], "own_total": p["own_total"]})
-    return {"rows": rows, "breakdown": bd, "increments": inc, "exact": exact, "two_node": two,
+                    "layers": d, "own_top": p["own_top"], "own_total": p["own_total"],
+                    "no_cell": [x for x in (b, t) if x not in xp]})
+    return {"rows": rows, "breakdown": bd, "increments": inc, "exact_increments": xinc,
+            "exact_cells": list(xp), "exact": exact, "two_node": two,
             "unit": "instr/IO" if exact else "CPU µs/IO",
             "missing": [(rung, t) for rung, t, _ in rungs
                         if t not in {r["target"] for r in rows}
                         and t not in {x["target"] for x in two}]}
+
+
+def exact_increment(r, below, cell):
+    """A rung's increment from the plugin's exact counts: its profiled cell's table.json over
+    the rung below's (each (table.json, meta.env, wall.env)), per layer and per function, with
+    the ladder's own Δ of the same cell beside it."""
+    (ja, ma, wa), (jb, mb, wb) = below, cell
+    d = iprofile.difference(ja, jb, TOP_FNS)
+    v = r["cells"].get("4k randread QD32") or {}
+    return {"rung": r["rung"], "below": r["below"], "target": r["target"],
+            "below_target": r["below_target"], "totals": [ja["total"], jb["total"]],
+            "n": [ja["n"], jb["n"]], "total": d["total"], "layers": d["layers"],
+            "functions": d["functions"], "ladder_delta": v.get("d_cost"),
+            "clock": [j.get("window_clock") for j in (ja, jb)],
+            "env": {k: " / ".join(dict.fromkeys(x for x in vals if x)) or "?" for k, vals in {
+                "qemu": (iprofile.qemu_text(ma, wa), iprofile.qemu_text(mb, wb)),
+                "cpus": (ma.get("cpus"), mb.get("cpus")), "kernel": (ma.get("kernel"), mb.get("kernel")),
+                "engine": (ma.get("engine") or "libaio", mb.get("engine") or "libaio"),
+                "runtime": (ma.get("runtime"), mb.get("runtime"))}.items()}}
 
 
 def two_node(root, rungs):
@@ -252,9 +284,17 @@ def markdown(sec, notes):
                                "IOPS / over"], rows))
             L.append("")
     L += _two_node_md(sec["two_node"])
+    L += _exact_md(sec.get("exact_increments") or [])
     if sec["increments"]:
-        L.append(f"### Where each increment goes (4k randread QD32, {unit} by layer)")
-        L.append("Each rung's perf profile (breakdown/<target>/perf.txt: cpu-clock, self time, "
+        L.append(f"### Where each increment goes (4k randread QD32, {unit} by layer, sampled)")
+        xc = sec.get("exact_cells") or []
+        L.append("Sampled by perf, only for the rungs without the plugin's exact counts ("
+                 + ("; ".join(f"{i['rung']} over {i['below']}: no "
+                              + ", ".join(f"iprofile/{t}/table.json" for t in i["no_cell"])
+                              for i in sec["increments"])
+                    if xc else "no rung has a profiled cell here: `compare/run --exact-profile` "
+                    "counts bio's, mq's and sd's")
+                 + "). Each rung's perf profile (breakdown/<target>/perf.txt: cpu-clock, self time, "
                  "its traced 4k randread QD32 run) splits its cost by layer (symbol prefixes: compare/lib/perf.py LAYERS); "
                  "the increment of each layer is this rung's minus the rung's below. Samples "
                  "land where interrupts are re-enabled, so 'other kernel' and "
@@ -283,6 +323,41 @@ def markdown(sec, notes):
             else f"{rung} (`{t}`: not selected)"
             for rung, t in sec["missing"]) + ".")
         L.append("")
+    return L
+
+
+def _exact_md(xinc):
+    """The increments from the plugin's exact counts: a row a rung whose cell and the rung
+    below's were profiled."""
+    if not xinc:
+        return []
+    env = {k: " / ".join(dict.fromkeys(i["env"][k] for i in xinc)) for k in xinc[0]["env"]}
+    L = ["### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts)",
+         f"The plugin's exact counts, no sampling: each rung's profiled cell "
+         f"(iprofile/<target>/table.json of `compare/run --exact-profile`; {env['qemu']}, exact "
+         f"clock: -icount shift=0, {env['cpus']} vCPU, guest kernel {env['kernel']}), 4k "
+         f"randread QD32 {env['engine']}, a {env['runtime']} s window inside fio's steady I/O, per "
+         "I/O completed in it (docs/profile.md). Δ = the rung's window total minus the rung's "
+         "below; the layers' Δ (tools/iprofile/table's layers) sum to it, those under "
+         f"{fmt(SHOWN, 0)} summed in 'rest'. The cells run one-core-peak's queue settings "
+         "(scheduler none, nomerges 2, iostats 0), not the default profile of the tables above: "
+         "the Δ here leaves out the scheduler and accounting the defaults add to mq and sd (the "
+         "ladder's Δ beside it).", ""]
+    rows = []
+    for i in xinc:
+        big = [(n, d) for n, _, _, d in i["layers"] if abs(d) >= SHOWN]
+        rest = sum(d for n, _, _, d in i["layers"] if abs(d) < SHOWN)
+        rows.append([i["rung"], i["below"],
+                     f"{fmt(i['totals'][0], 0)} → {fmt(i['totals'][1], 0)}",
+                     _signed(i["total"], True), _signed(i["ladder_delta"], True),
+                     ", ".join(f"{n} {_signed(d, True)}" for n, d in big)
+                     + (f", rest {_signed(rest, True)}" if round(rest) else ""),
+                     ", ".join(f"`{f}` {_signed(d, True)}" for f, _, _, _, d in i["functions"]
+                               if abs(d) >= 0.5) or "-"])
+    L.append(md_table(["rung", "over", "window instr/IO (over → rung)", "Δ instr/IO",
+                       "the ladder's Δ (default profile)", "Δ by layer",
+                       "functions that moved most, Δ instr/IO"], rows))
+    L.append("")
     return L
 
 
