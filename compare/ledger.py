@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # compare/ledger.py: the per-core ledger of `compare/run --ledger`: instructions per
 # I/O per row (one target, one engine setting, one module setting), what each feature toggled
-# alone changed, and where the instructions went, stage by stage, from each row's perf profile.
+# alone changed, and where the instructions went, stage by stage: from the row's exact profile
+# where --ledger-profile ran for it, else from its perf profile.
 """Usage: ledger.py DIR            write DIR/ledger.md and DIR/ledger.json, print the tables
        ledger.py --kernels DIR  the rows of every DIR/<kernel>/ side by side (compare/run
                                 --kernels ... --ledger): DIR/ledger-kernels.md
        ledger.py --profile-rows DIR  the ids of the rows compare/run --ledger-profile profiles,
-                                one a line: each ladder pair around the block layer
-                                (compare/lib/ledgerprofile.py), a twin before its path
+                                one a line: each ladder pair of a profiled path (mq, sd, sg,
+                                an NVMe generic device; compare/lib/ledgerprofile.py), a twin
+                                before its path
 
 DIR holds what compare/ledger-guest wrote: ledger.tsv, meta.env, perf/<id>.txt, and with
---ledger-profile iprofile/<id, / as _>/table.json (the ladder's pairs' exact profiles). On the exact
+--ledger-profile iprofile/<id, / as _>/table.json (the ladder's pairs' exact profiles: their
+rows' stages come from them, not from perf). On the exact
 clock (meta.env clock=icount) 10^9 / IOPS is the whole guest's instructions per I/O: with one
 vCPU the whole path's; with N vCPUs (N fio jobs, one a CPU) every CPU's, the vCPUs taking turns
 on the one instruction-counted clock.
@@ -217,13 +220,19 @@ def build(root, profiles=True):
                        if pf and r["instr_per_io"] else None)
         r["stage_share"] = pf["share"] if pf else None
         r["top"] = pf["top"] if pf else []
+        r["split"] = "perf" if r["stages"] else None
+        # the plugin's exact counts where the row was profiled: perf's sampled split left
+        xs = ledgerprofile.stages(root, r["id"]) if profiles and r["status"] == "ok" else None
+        if xs:
+            r.update(stages=xs["stages"], split="exact", split_total=xs["total"],
+                     split_n=xs["n"])
     for r in rows:
         b = base_of(r, by_id)
         r["base"] = b["id"] if b else None
         r["delta"] = (r["instr_per_io"] - b["instr_per_io"]
                       if b and r["instr_per_io"] and b["instr_per_io"] else None)
         r["delta_pct"] = r["delta"] * 100 / b["instr_per_io"] if r["delta"] is not None else None
-        if r["delta"] is not None and r["stages"] and b["stages"]:
+        if r["delta"] is not None and r["stages"] and b["stages"] and r["split"] == b["split"]:
             r["stage_delta"] = {k: r["stages"].get(k, 0) - b["stages"].get(k, 0) for k in ORDER}
         else:
             r["stage_delta"] = None
@@ -285,13 +294,18 @@ def markdown(res, title="Per-core ledger"):
                "with what they cost each other")
         L.append("On the exact clock, instructions per I/O = 10^9 / IOPS (fio, "
                  f"syscalls, block layer, driver, completion: {who}). Stages: each "
-                 "row's perf self samples (cpu-clock, which fires every N guest ns = N "
-                 "instructions), split by function name into stages (compare/lib/perf.py STAGES), "
-                 "as shares of the busy samples times the row's instructions per I/O. "
-                 "`Δ` = instructions per I/O over its base row; `moved most` = the stages whose "
-                 "instructions changed most.")
+                 "function split by name into stages (compare/lib/perf.py STAGES). `split` "
+                 "exact: the plugin's count of every function (`--ledger-profile`: the row's "
+                 "iprofile/ID/table.json, tools/iprofile/guest-cell's set-up of its target and "
+                 "engine, a window inside fio's steady I/O, QEMU 7.2, 1 vCPU), the stages "
+                 "summing to the window's instructions per I/O (in brackets), not to the "
+                 "row's; perf: the row's perf self samples (cpu-clock, which fires every N "
+                 "guest ns = N instructions) as shares of the busy samples times the row's "
+                 "instructions per I/O, sampled. `Δ` = instructions per I/O over its base row; "
+                 "`moved most` = the stages whose instructions changed most, where the row and "
+                 "its base have the same split.")
         L.append("")
-    head = ["row", "module", unit, "vs", "Δ", "Δ %"] + ORDER + ["moved most"]
+    head = ["row", "module", unit, "vs", "Δ", "Δ %", "split"] + ORDER + ["moved most"]
     body = []
     for r in res["rows"]:
         if r["status"] != "ok":
@@ -300,7 +314,9 @@ def markdown(res, title="Per-core ledger"):
         body.append([r["id"], r["module"],
                      fmt(r["instr_per_io"], 0) if res["exact"] else fmt(r["iops"], 0),
                      r["base"] or "-", f"{r['delta']:+,.0f}" if r["delta"] is not None else "-",
-                     f"{r['delta_pct']:+.1f}" if r["delta_pct"] is not None else "-"]
+                     f"{r['delta_pct']:+.1f}" if r["delta_pct"] is not None else "-",
+                     f"exact ({fmt(r['split_total'], 0)})" if r["split"] == "exact"
+                     else r["split"] or "-"]
                     + [fmt_stage(r, k) for k in ORDER] + [biggest_moves(r)])
     L.append(table(head, body))
     L.append("")

@@ -105,10 +105,10 @@ $(exact_profile_plan)"
 }
 
 # ledger_profile: compare/run --ledger --ledger-profile's step, after the ledger's guest: each row
-# of the ladder's pairs around the block layer (compare/ledger.py --profile-rows: sg and an NVMe
-# stack's generic device, each with its twin's row) profiled in a boot of its own (QEMU 7.2, 1
-# vCPU, the ledger's kernel and module) into $out/iprofile/ID (ID: the row's id, '/' as '_'),
-# one after the other; ledger.md's ladder reads them. Returns the last failure's status.
+# of the ladder's pairs (compare/ledger.py --profile-rows: ramlld's mq and sd disks, sg and an
+# NVMe stack's generic device, each with its twin's row) profiled in a boot of its own (QEMU 7.2,
+# 1 vCPU, the ledger's kernel and module) into $out/iprofile/ID (ID: the row's id, '/' as '_'),
+# one after the other; ledger.md's ladder and stages read them. Returns the last failure's status.
 lp_runtime=1
 ledger_profile() {
 	local id d r rc=0 ids s0
@@ -117,7 +117,7 @@ ledger_profile() {
 	s0=$(date +%s)
 	ids=$("$py" "$here/ledger.py" --profile-rows "$out") || return $?
 	mkdir -p "$out/iprofile"
-	[ -n "$ids" ] || echo "$prog: ledger profile: no pair of rows to profile (sg or an NVMe generic device beside its twin, both measured)" >&2
+	[ -n "$ids" ] || echo "$prog: ledger profile: no pair of rows to profile (mq, sd, sg or an NVMe generic device beside its twin, both measured)" >&2
 	for id in $ids; do
 		d=$out/iprofile/${id//\//_}
 		rm -rf "$d" "$d.log"

@@ -143,13 +143,15 @@ the per-core ledger (docs/ledger.md):
                      tools/stack STACK over ramlld's mq disk, rows STACK/io_uring and
                      STACK/io_uring-qd1; on the 1-vCPU exact clock each counts initiator, target
                      and transport together (compare/ledger-guest --help)
-  --ledger-profile   after the ledger's guest, where the ladder has sg (ramlld-sg/sg-qd1,
-                     sg-qd16) or an NVMe stack's generic device (nvme-tcp-ng, nvme-loop-ng:
-                     io_uring_cmd, -qd1) measured beside its twin's row (sd's, the stack's
-                     block device's), each row of each pair profiled by tools/iprofile's plugin
+  --ledger-profile   after the ledger's guest, where the ladder has ramlld's mq or sd disk
+                     (io_uring, io_uring-qd1), sg (ramlld-sg/sg-qd1, sg-qd16) or an NVMe
+                     stack's generic device (nvme-tcp-ng, nvme-loop-ng: io_uring_cmd, -qd1)
+                     measured beside its twin's row (bio's, mq's, sd's, the stack's block
+                     device's), each row of each pair profiled by tools/iprofile's plugin
                      (QEMU 7.2, 1 vCPU, exact clock, a 1 s window; a boot a row, about a minute
                      of host CPU each) into OUT/iprofile/ID; the ladder in ledger.md then shows
-                     each pair's difference per I/O per layer and the functions that moved most
+                     each pair's difference per I/O per layer and the functions that moved most,
+                     and each profiled row's stages are the plugin's counts, not perf's samples
 two nodes (docs/stacks.md, "Two nodes"):
   --two-node STACKS  the cost ladder's two-node column: for each stack (a comma list of those
                      compare/two-node --list-stacks prints), the stack's target and initiator in

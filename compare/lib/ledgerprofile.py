@@ -1,21 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where a difference of the ladder around the block layer comes from: the exact profile of a
 pair of ledger rows (compare/run --ledger --ledger-profile). The pairs are the ladder's rungs
-whose path tools/iprofile/guest-cell can run (sg on ramlld's LUN, an NVMe stack's generic
-character device) beside their twin's row (sd, the stack's block device) at the same depth;
+whose path tools/iprofile/guest-cell can run (ramlld's mq and sd disks, sg on ramlld's LUN, an
+NVMe stack's generic character device) beside their twin's row (bio, mq, sd, the stack's block
+device) at the same depth;
 each row is profiled in a boot of its own into DIR/iprofile/ID (ID: the row's id with '/' as
 '_'; tools/iprofile/table --json ID/table.json). Per pair: the difference per I/O in the
-window, per layer, and the functions it comes from."""
+window, per layer, and the functions it comes from; per profiled row, the ledger's stages
+from the plugin's counts (stages)."""
 
 import os
 
 from .fmt import fmt, table
-from .iprofile import difference, qemu_text, read_table
+from .iprofile import difference, functions, qemu_text, read_table
 from .env import read_env
+from .perf import stage_of
 
 DIR = "iprofile"
 # the ladder's paths whose rows (and their twins') the profile step runs: guest-cell's targets
-PROFILED = ("ramlld-sg", "nvme-tcp-ng", "nvme-loop-ng")
+PROFILED = ("ramlld-mq", "ramlld-sd", "ramlld-sg", "nvme-tcp-ng", "nvme-loop-ng")
+USER = "[user]"  # tools/iprofile/table's name of fio's user-space instructions
 TOP = 10         # the functions listed per pair, the largest |Δ| first
 SHOWN = 0.5      # a layer shown from this many instructions per I/O on either side
 
@@ -86,6 +90,22 @@ def load(root, ladder):
     return [compare(root, g, p, t) for g, p, t in pairs(ladder)]
 
 
+def stages(root, row_id):
+    """A profiled row's stages (compare/lib/perf.py STAGES, as the perf split's) from the
+    plugin's counts: {"stages": {stage: instructions per I/O in the window}, "n", "total"}, the
+    stages summing to the window's total (idle-loop code, none in a steady window, counted as
+    other kernel); None without a table.json with functions."""
+    j = read_table(folder(root, row_id))
+    if not j or not j.get("functions") or "n" not in j or "total" not in j:
+        return None
+    st = {}
+    for f, v in functions(j).items():
+        s = stage_of("u" if f == USER else "k", f.split(" [")[0])
+        s = "other kernel" if s == "idle" else s
+        st[s] = st.get(s, 0.0) + v
+    return {"stages": st, "n": j["n"], "total": j["total"]}
+
+
 def plus(x):
     """x signed, whole; one that rounds to 0 as 0 (no "-0")."""
     return f"{x:+,.0f}" if round(x) else "0"
@@ -97,8 +117,8 @@ def markdown(profiles, unit):
         return []
     L = ["### Where the difference comes from: the exact profile", ""]
     if not profiles:
-        return L + ["No pair to profile in this run: the profile takes sg and an NVMe stack's "
-                    "generic device (" + ", ".join(f"`{t}/ENGINE`" for t in PROFILED)
+        return L + ["No pair to profile in this run: the profile takes ramlld's mq and sd "
+                    "disks, sg and an NVMe stack's generic device (" + ", ".join(f"`{t}/ENGINE`" for t in PROFILED)
                     + ") with their twins' rows, both measured.", ""]
     ok = [p for p in profiles if p["status"] == "ok"]
     if ok:

@@ -25,16 +25,23 @@ cp "$TOP/tests/compare/fixtures/ledger-paths/"{meta.env,ledger.tsv} "$ld/"
 printf '%s\t%s\t%s\tmode=mq\t%s\t%s\t%s\tok\t\n' nvme-loop/io_uring nvme-loop nvme0n1 io_uring io_uring 63838.16 \
 	nvme-loop-ng/io_uring_cmd nvme-loop-ng ng0n1 io_uring_cmd nvme-loop 79617.38 >> "$ld/ledger.tsv"
 
-# the rows to profile: sg QD1 and QD16 with sd's rows of their depth, nvme-tcp-ng's and
-# nvme-loop-ng's QD32 rows with their block devices'; not sg's scatter_elem_sz row (a feature),
-# not nvme-tcp-ng's failed QD1 row
+# the rows to profile, a twin before its path, each once: QD1 mq over bio, sd over mq, sg over
+# sd; QD16 sg over sd (sd's QD16 row has no mq twin); QD32 mq, sd, nvme-tcp-ng's and
+# nvme-loop-ng's rows with their block devices'; not sg's scatter_elem_sz row (a feature), not
+# mq's hipri-all row (a module toggle), not nvme-tcp-ng's failed QD1 row
 run_rc 0 python3 "$TOP/compare/ledger.py" --profile-rows "$ld"
-expect_eq "--profile-rows" "ramlld-sd/io_uring-qd1
+rows="ramlld-bio/io_uring-qd1
+ramlld-mq/io_uring-qd1
+ramlld-sd/io_uring-qd1
 ramlld-sg/sg-qd1
 ramlld-sd/io_uring-qd16
 ramlld-sg/sg-qd16
+ramlld-bio/io_uring
+ramlld-mq/io_uring
+ramlld-sd/io_uring
 nvme-tcp/io_uring
-nvme-tcp-ng/io_uring_cmd
+nvme-tcp-ng/io_uring_cmd"
+expect_eq "--profile-rows" "$rows
 nvme-loop/io_uring
 nvme-loop-ng/io_uring_cmd" "$out"
 run_rc 2 python3 "$TOP/compare/ledger.py" --profile-rows "$RESULTS"
@@ -75,17 +82,13 @@ mkdir -p "$s"
 cp "$TOP/tests/compare/fixtures/ledger-paths/"{meta.env,ledger.tsv} "$s/"
 expect_eq "the step's status (ng's cell failing)" "rc=3" "$(step "$s" trixie)"
 i=$s/iprofile
-expect_eq "the step's calls" "run --out $i/ramlld-sd_io_uring-qd1 --kernel trixie -- --target ramlld-sd --engine io_uring-qd1 --runtime 1 --ko /k/ramlld.ko
-table $i/ramlld-sd_io_uring-qd1 --top 40 --json $i/ramlld-sd_io_uring-qd1/table.json
-run --out $i/ramlld-sg_sg-qd1 --kernel trixie -- --target ramlld-sg --engine sg-qd1 --runtime 1 --ko /k/ramlld.ko
-table $i/ramlld-sg_sg-qd1 --top 40 --json $i/ramlld-sg_sg-qd1/table.json
-run --out $i/ramlld-sd_io_uring-qd16 --kernel trixie -- --target ramlld-sd --engine io_uring-qd16 --runtime 1 --ko /k/ramlld.ko
-table $i/ramlld-sd_io_uring-qd16 --top 40 --json $i/ramlld-sd_io_uring-qd16/table.json
-run --out $i/ramlld-sg_sg-qd16 --kernel trixie -- --target ramlld-sg --engine sg-qd16 --runtime 1 --ko /k/ramlld.ko
-table $i/ramlld-sg_sg-qd16 --top 40 --json $i/ramlld-sg_sg-qd16/table.json
-run --out $i/nvme-tcp_io_uring --kernel trixie -- --target nvme-tcp --engine io_uring --runtime 1 --ko /k/ramlld.ko
-table $i/nvme-tcp_io_uring --top 40 --json $i/nvme-tcp_io_uring/table.json
-run --out $i/nvme-tcp-ng_io_uring_cmd --kernel trixie -- --target nvme-tcp-ng --engine io_uring_cmd --runtime 1 --ko /k/ramlld.ko" "$(cat "$RESULTS/calls")"
+calls=''
+for id in $rows; do
+	c=$i/${id//\//_}
+	calls+="run --out $c --kernel trixie -- --target ${id%%/*} --engine ${id#*/} --runtime 1 --ko /k/ramlld.ko"$'\n'
+	[ "$id" = nvme-tcp-ng/io_uring_cmd ] || calls+="table $c --top 40 --json $c/table.json"$'\n'
+done
+expect_eq "the step's calls (a table after each cell but the failed one)" "${calls%$'\n'}" "$(cat "$RESULTS/calls")"
 [ ! -e "$i/nvme-tcp-ng_io_uring_cmd/table.json" ] || fail "a failed cell has a table.json"
 expect_eq "the failed cell's log" "no ng" "$(cat "$i/nvme-tcp-ng_io_uring_cmd.log")"
 grep -qF "ledger profile: nvme-tcp-ng/io_uring_cmd failed (status 3): $i/nvme-tcp-ng_io_uring_cmd.log" "$s/step.err" ||
@@ -93,12 +96,13 @@ grep -qF "ledger profile: nvme-tcp-ng/io_uring_cmd failed (status 3): $i/nvme-tc
 grep -q "^ledger_profile_wall_s=[0-9]" "$s/meta.env" || fail "no ledger_profile_wall_s in meta.env"
 rm -f "$RESULTS/calls"
 expect_eq "the step again, the default kernel" "rc=3" "$(step "$s" '')"
-expect_eq "the calls again" 11 "$(wc -l < "$RESULTS/calls")"
+expect_eq "the calls again" 21 "$(wc -l < "$RESULTS/calls")"
 ! grep -qF -- "--kernel" "$RESULTS/calls" || fail "--kernel passed without one: $(head -1 "$RESULTS/calls")"
 echo "ok: the step's calls, a failed cell's log and status"
 
-# two profiles (sd's QD16 row and sg's), synthetic; nvme-tcp's cell failed (its log), ng's none;
-# sd's QD1 row a table.json without figures
+# four profiles (bio's and mq's QD32 rows, their functions summing to their layers; sd's QD16
+# row and sg's), synthetic; nvme-tcp's cell failed (its log), ng's none; sd's QD1 row a
+# table.json without figures; a perf profile of sg's scatter_elem_sz row (its base: exact)
 python3 - "$ld" << 'EOF' || fail "the fixture was not written"
 import json
 import os
@@ -115,7 +119,20 @@ cells = {
         "copy": 51610.0, "block": 2232.0, "sd": 0, "SCSI midlayer": 670.0,
         "user (fio)": 2542.0, "other kernel": 5324.0, "SCSI generic (sg)": 1079.0, "IPI": 0.2},
         {"clear_page_erms": 46125.0, "copy_user_enhanced_fast_string": 4302.0,
-         "sg_common_write [sg]": 204.0, "scsi_queue_rq": 191.0, "[user]": 2542.0}, True)}
+         "sg_common_write [sg]": 204.0, "scsi_queue_rq": 191.0, "[user]": 2542.0}, True),
+    "ramlld-bio_io_uring": (160000, {
+        "syscall+aio/io_uring": 900.0, "block": 700.0, "driver": 120.0, "copy": 516.0,
+        "user (fio)": 2000.0, "memory (slab, gup)": 400.0},
+        {"io_submit_sqes": 500.0, "io_read": 400.0, "submit_bio_noacct": 400.0, "bio_endio": 300.0,
+         "ramlld_bio_submit_bio [ramlld]": 120.0, "copy_page": 516.0, "[user]": 2000.0,
+         "kmem_cache_alloc": 400.0}, False),
+    "ramlld-mq_io_uring": (142000, {
+        "syscall+aio/io_uring": 900.0, "block": 1400.0, "driver": 160.0, "copy": 516.0,
+        "user (fio)": 2000.0, "memory (slab, gup)": 400.0, "irq+softirq": 50.0},
+        {"io_submit_sqes": 500.0, "io_read": 400.0, "blk_mq_submit_bio": 500.0,
+         "submit_bio_noacct": 400.0, "sbitmap_get": 90.0, "blk_mq_start_request": 110.0,
+         "blk_mq_end_request": 300.0, "ramlld_mq_queue_rq [ramlld]": 160.0, "copy_page": 516.0,
+         "[user]": 2000.0, "kmem_cache_alloc": 400.0, "irq_exit_rcu": 50.0}, False)}
 kind = {"clear_page_erms": "copy", "copy_user_enhanced_fast_string": "copy",
         "sg_common_write [sg]": "SCSI generic (sg)", "scsi_queue_rq": "SCSI midlayer",
         "[user]": "user (fio)"}
@@ -133,6 +150,9 @@ open(os.path.join(d, "nvme-tcp_io_uring.log"), "w").write("tools/stack up nvme-t
 os.makedirs(os.path.join(d, "ramlld-sd_io_uring-qd1"))
 open(os.path.join(d, "ramlld-sd_io_uring-qd1", "table.json"), "w").write("{}")
 EOF
+mkdir -p "$ld/perf"
+printf '%s\n' "50.00%  [k] clear_page_erms" "25.00%  [k] sg_common_write" "25.00%  [.] fio_io_loop" \
+	> "$ld/perf/ramlld-sg_sg-qd16_scatter_elem_sz=4096.txt"
 run_rc 0 python3 "$TOP/compare/ledger.py" "$ld"
 python3 - "$ld/ledger.json" << 'END' || fail "the profiles' figures are wrong"
 import json
@@ -149,11 +169,21 @@ def want(what, got, exp):
 
 
 want("pairs", [(p["id"], p["twin"], p["status"]) for p in pr],
-     [("ramlld-sg/sg-qd1", "ramlld-sd/io_uring-qd1", "no profile"),
+     [("ramlld-mq/io_uring-qd1", "ramlld-bio/io_uring-qd1", "no profile"),
+      ("ramlld-sd/io_uring-qd1", "ramlld-mq/io_uring-qd1", "no profile"),
+      ("ramlld-sg/sg-qd1", "ramlld-sd/io_uring-qd1", "no profile"),
       ("ramlld-sg/sg-qd16", "ramlld-sd/io_uring-qd16", "ok"),
+      ("ramlld-mq/io_uring", "ramlld-bio/io_uring", "ok"),
+      ("ramlld-sd/io_uring", "ramlld-mq/io_uring", "no profile"),
       ("nvme-tcp-ng/io_uring_cmd", "nvme-tcp/io_uring", "no profile"),
       ("nvme-loop-ng/io_uring_cmd", "nvme-loop/io_uring", "no profile")])
-sg = pr[1]
+by = {p["id"]: p for p in pr}
+mq = by["ramlld-mq/io_uring"]
+want("mq over bio in the window", mq["delta"], 790.0)
+want("its layers' Δ", [(n, d) for n, _, _, d in mq["layers"]],
+     [("block", 700.0), ("irq+softirq", 50.0), ("driver", 40.0), ("copy", 0.0),
+      ("memory (slab, gup)", 0.0), ("syscall+aio/io_uring", 0.0), ("user (fio)", 0.0)])
+sg = by["ramlld-sg/sg-qd16"]
 want("sg over sd in the window", sg["delta"], 54551.16)
 want("the ladder's (fio's whole run)", sg["ledger_delta"], 54647.0)
 want("I/Os in the windows", sg["n"], [112304, 15761])
@@ -166,12 +196,33 @@ want("functions, largest |Δ| first", [(f[0], f[1], f[4]) for f in sg["functions
       ("copy_page", None, -516.0), ("[user]", "user (fio)", 304.0),
       ("sg_common_write [sg]", "SCSI generic (sg)", 204.0), ("sd_init_command", None, -158.0),
       ("scsi_queue_rq", "SCSI midlayer", -6.0)])
-want("sg QD1: sd's table.json not tools/iprofile/table's, sg's not profiled", pr[0]["missing"],
+want("sg QD1: sd's table.json not tools/iprofile/table's, sg's not profiled", by["ramlld-sg/sg-qd1"]["missing"],
      [["ramlld-sd/io_uring-qd1", "its iprofile/ramlld-sd_io_uring-qd1/table.json has no n or total"],
       ["ramlld-sg/sg-qd1", "not profiled"]])
-want("ng: nvme-tcp's cell failed, ng's not profiled", pr[2]["missing"],
+want("ng: nvme-tcp's cell failed, ng's not profiled", by["nvme-tcp-ng/io_uring_cmd"]["missing"],
      [["nvme-tcp/io_uring", "its profiled cell failed (iprofile/nvme-tcp_io_uring.log)"],
       ["nvme-tcp-ng/io_uring_cmd", "not profiled"]])
+# the ledger's rows: a profiled row's stages are the plugin's, each the sum of its functions'
+# counts by stage (compare/lib/perf.py STAGES), summing to the window's total
+rows = {r["id"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+want("splits", {i: r["split"] for i, r in rows.items() if r.get("split")},
+     {"ramlld-bio/io_uring": "exact", "ramlld-mq/io_uring": "exact",
+      "ramlld-sd/io_uring-qd16": "exact", "ramlld-sg/sg-qd16": "exact",
+      "ramlld-sg/sg-qd16/scatter_elem_sz=4096": "perf"})
+m = rows["ramlld-mq/io_uring"]
+want("mq's stages, exact", {k: round(v, 6) for k, v in m["stages"].items()},
+     {"io_uring/aio+syscall": 900.0, "submission": 900.0, "tag/budget": 90.0, "dispatch": 110.0,
+      "completion": 300.0, "driver": 676.0, "fio (user)": 2000.0, "other kernel": 450.0})
+want("they sum to mq's window total", sum(m["stages"].values()), m["split_total"])
+want("mq's window total", m["split_total"], 5426.0)
+want("sd QD16's stages (a module's [mod] left off; scsi_ and sd_ are dispatch)",
+     rows["ramlld-sd/io_uring-qd16"]["stages"],
+     {"driver": 516.0, "dispatch": 355.0, "fio (user)": 2238.0})
+g, b = rows["ramlld-sg/sg-qd16"], rows["ramlld-sd/io_uring-qd16"]
+want("sg over sd's stage Δ: both exact", g["stage_delta"],
+     {k: g["stages"].get(k, 0) - b["stages"].get(k, 0) for k in g["stage_delta"]})
+want("scatter_elem_sz's (perf) over sg's (exact): no stage Δ",
+     rows["ramlld-sg/sg-qd16/scatter_elem_sz=4096"]["stage_delta"], None)
 sys.exit(any(bad))
 END
 md=$ld/ledger.md
@@ -193,3 +244,13 @@ grep -qF "Debian 12's QEMU 7.2.22, exact clock, 1 vCPU, guest kernel 6.1.0-57-am
 	fail "ledger.md does not say the profile's QEMU, vCPUs and kernel"
 ! grep -qF '| IPI |' "$md" || fail "a layer under half an instruction per I/O on both sides is shown"
 echo "ok: ledger.md's profile tables"
+for line in \
+	'| ramlld-mq/io_uring | base | 7,035 | - | - | - | exact (5,426) | 900 | 900 | 90 | 110 | 676 | 300 | 450 | 2,000 | - |' \
+	'| ramlld-sd/io_uring-qd1 | base | 10,240 | ramlld-sd/io_uring | +1,318 | +14.8 | - | - | - | - | - | - | - | - | - | - |'; do
+	grep -qxF -- "$line" "$md" || fail "ledger.md lacks the row: $line; has: $(grep -F "${line:0:25}" "$md")"
+done
+grep -q '^| ramlld-sg/sg-qd16/scatter_elem_sz=4096 | .* | perf | .* | - |$' "$md" ||
+	fail "the perf row beside an exact base shows a stage move: $(grep scatter_elem_sz "$md")"
+grep -qF "\`split\` exact: the plugin's count of every function (\`--ledger-profile\`" "$md" ||
+	fail "ledger.md does not say where the exact split comes from"
+echo "ok: ledger.md's rows: the exact split where a row was profiled, perf's else, no move across them"
