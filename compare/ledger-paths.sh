@@ -213,7 +213,12 @@ lio_mark() {
 # target (no data), its loop target over ramlld's bio disk (O_DIRECT reads of /dev/ramlld0 from
 # the server), and the loop target with zero copy (kublk -z: the request's pages lent to the
 # server's io_uring, UBLK_F_SUPPORT_ZERO_COPY, 6.15 on), each beside ramlld-bio at its depth.
+# The kublk built for this kernel, else the newest built (static: it runs on older kernels,
+# where ublk_drv refuses or clears what it lacks).
 KUBLK=${RAMLLD_KUBLK:-$HOME/.cache/ramlld/ublk/$(uname -r)/kublk}
+if [ -z "${RAMLLD_KUBLK:-}" ] && [ ! -x "$KUBLK" ]; then
+	for k in $(printf '%s\n' "$HOME"/.cache/ramlld/ublk/*/kublk | sort -V); do [ ! -x "$k" ] || KUBLK=$k; done
+fi
 UBLK_ENGINES="io_uring io_uring-qd1"
 
 # ublk_ids: the ids of the ublk rows; the zero-copy ones only when --rows names zero_copy, as
@@ -232,7 +237,7 @@ ublk_unmet() {
 	if ! modinfo ublk_drv > /dev/null 2>&1 && [ ! -d /sys/module/ublk_drv ]; then
 		echo "kernel $(uname -r) has no module ublk_drv (CONFIG_BLK_DEV_UBLK)"
 	elif [ ! -x "$KUBLK" ]; then
-		echo "no kublk at $KUBLK for kernel $(uname -r) (tools/ublk/build: Debian's linux-source of 6.15 or later)"
+		echo "no kublk in $HOME/.cache/ramlld/ublk (tools/ublk/build: Debian's linux-source of 6.15 or later)"
 	fi
 }
 
@@ -267,6 +272,7 @@ ublk_rows() {
 	any_row $(ublk_ids) || return 0
 	why=$(ublk_unmet)
 	[ -z "$why" ] || { ublk_mark absent "$why"; return 0; }
+	echo "kublk=$KUBLK" >> "$out/meta.env"
 	if [ ! -d /sys/module/ublk_drv ]; then
 		modprobe ublk_drv 2> /tmp/ledger-kublk.out || { ublk_mark failed "modprobe ublk_drv: $(tr '\n' ' ' < /tmp/ledger-kublk.out)"; return 0; }
 		loaded=1
@@ -289,7 +295,14 @@ ublk_rows() {
 		if ! any_row $(ublk_ids | grep zero_copy); then
 			true
 		elif ublk_add 1 loop -z /dev/ramlld0; then
-			for e in $UBLK_ENGINES; do cell "ublk-loop/$e/zero_copy" ublk-loop /dev/ublkb1 "kublk loop -z" "$e" zero_copy; done
+			# a ublk_drv without zero copy (before 6.15) clears the flag and serves copies
+			if ! [[ $("$KUBLK" list -n 1 2>&1) =~ flags\ 0x([0-9a-f]+) ]]; then
+				ublk_mark failed "kublk list -n 1 shows no device flags" zero_copy
+			elif ((0x${BASH_REMATCH[1]} & 1)); then
+				for e in $UBLK_ENGINES; do cell "ublk-loop/$e/zero_copy" ublk-loop /dev/ublkb1 "kublk loop -z" "$e" zero_copy; done
+			else
+				ublk_mark absent "kernel $kv: ublk_drv cleared UBLK_F_SUPPORT_ZERO_COPY on kublk add -z (flags 0x${BASH_REMATCH[1]}; zero copy came in 6.15)" zero_copy
+			fi
 			"$KUBLK" del -n 1 > /dev/null 2>&1 || echo "$prog: kublk del -n 1 failed" >&2
 		else
 			ublk_mark absent "$UBLK_ERR" zero_copy
