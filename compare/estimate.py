@@ -268,7 +268,7 @@ def profile_parts(xp):
     if not xp:
         return 0, 0
     f, p = ICOUNT["xp_cell"]
-    paths = [t for t in xp.get("paths", "").split(",") if t]
+    paths = [t for k in ("paths", "default-paths") for t in xp.get(k, "").split(",") if t]
     cells = len(paths) * (f + p * float(xp.get("paths-runtime", "1")))
     settings = [s for s in xp.get("percpu-settings", "").split(",") if s]
     f, p = ICOUNT["xp_percpu_setting"]

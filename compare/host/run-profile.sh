@@ -9,6 +9,12 @@
 # What the step runs (--plan prints it; compare/estimate.py counts it as "exact-profile" lines)
 xp_paths=(ramlld-bio ramlld-mq ramlld-sd)
 xp_runtime=1
+# the paths' cells run one-core-peak's queue settings (scheduler none) and percore.fio's plugged
+# batches of 8 (tools/iprofile/guest-cell's defaults); these are profiled again as the ladder's
+# rows run, the default profile (the kernel's own: mq-deadline on mq and sd) and qd32.fio's job
+# (one I/O a submission: unplugged, mq-deadline's queue runs from kblockd), into
+# OUT/iprofile/default/PATH, without the cache model
+xp_default_paths=(ramlld-bio ramlld-mq ramlld-sd)
 xp_percpu_settings=mq:rq_affinity=0,mq:rq_affinity=1,mq:rq_affinity=2,sd:rq_affinity=0,sd:rq_affinity=1,sd:rq_affinity=2
 # the per-CPU windows' R (and 2R): a setting's two windows differ by 0.2 s of fio's steady I/O,
 # ~16,000-20,000 I/Os; its cost is mostly the cache model's, per instruction
@@ -21,6 +27,7 @@ exact_profile_plan() {
 	echo "exact-profile paths ${xp_paths[*]}"
 	echo "exact-profile paths-runtime $xp_runtime"
 	echo "exact-profile paths-guest QEMU 7.2 (system), 1 vCPU, cache $xp_cache"
+	echo "exact-profile default-paths ${xp_default_paths[*]}"
 	echo "exact-profile percpu-settings $xp_percpu_settings"
 	echo "exact-profile percpu-runtime $xp_percpu_runtime"
 	echo "exact-profile percpu-guest QEMU 10 (trixie), 2 vCPUs, cache $xp_cache"
@@ -42,8 +49,8 @@ iprofile_cell() {
 	return "$r"
 }
 
-# xp_cells: each path's profiled cell with the cache model (QEMU 7.2, 1 vCPU), one after the other;
-# the last failure's status
+# xp_cells: each path's profiled cell with the cache model (QEMU 7.2, 1 vCPU), then the default
+# profile's cells, one after the other; the last failure's status
 xp_cells() {
 	local t r rc=0
 	for t in "${xp_paths[@]}"; do
@@ -51,6 +58,13 @@ xp_cells() {
 		r=0
 		iprofile_cell "$out/iprofile/$t" --cache "$xp_cache" -- --target "$t" --runtime "$xp_runtime" || r=$?
 		[ "$r" = 0 ] || { xp_fail "$t cell" "$r" "iprofile/$t.log"; rc=$r; }
+	done
+	mkdir -p "$out/iprofile/default"
+	for t in "${xp_default_paths[@]}"; do
+		echo "$prog: the exact profile: $t under the default profile, qd32.fio's job (QEMU 7.2, 1 vCPU) into $out/iprofile/default/$t" >&2
+		r=0
+		iprofile_cell "$out/iprofile/default/$t" -- --target "$t" --runtime "$xp_runtime" --profile default --workload qd32 || r=$?
+		[ "$r" = 0 ] || { xp_fail "$t cell (default profile)" "$r" "iprofile/default/$t.log"; rc=$r; }
 	done
 	return "$rc"
 }

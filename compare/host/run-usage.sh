@@ -175,7 +175,10 @@ take more host CPU than a level's step may, docs/profile.md's "Cost"; --plan cou
                      plugin (tools/iprofile) and its cache model (--cache default: L1d 32 KiB
                      8-way, L2 1 MiB 16-way, 64 B lines, per CPU): each ramlld path's (bio, mq,
                      sd) 4k randread QD32 cell, a 1 s window, QEMU 7.2, 1 vCPU, into
-                     OUT/iprofile/PATH (the report's "Cache misses per path"); beside them
+                     OUT/iprofile/PATH (the report's "Cache misses per path"; one-core-peak's
+                     queue settings, percore.fio's batches), then each again as the ladder's
+                     rows run (default profile: mq-deadline on mq and sd; qd32.fio's job) into
+                     OUT/iprofile/default/PATH (the ladder's increments); beside them
                      (-j 1: after them) the per-CPU
                      profile of rq_affinity 0, 1, 2 on ramlld's mq and sd disks, completions on
                      CPU 0 and fio on CPU 1, windows of 0.2 and 0.4 s, QEMU 10, 2 vCPUs, into

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: compare/run --exact-profile: --plan prints its lines and counts it (estimate-profile over 3 min of host CPU, the reason it is an option and in no level; 0 without it; alone or after a level), --help says so, pairs that cannot go together refused with exit 2; its step (compare/host/run-profile.sh, tools/iprofile faked) runs each ramlld path's cell with the cache model and the per-CPU profile with it (side by side with -j 2: calls, notes and status the same, the plan's wall counting the longer), into OUT/iprofile/PATH and OUT/percpu, and a failed part is a note and the step's status; the report of a folder holding only the step's output has the per-path cache table (bio, mq, sd: misses per I/O, copy_page's, the rest, the model's parameters named, the step's host CPU) and the knob section's per-CPU and cache tables naming the option
+# what: compare/run --exact-profile: --plan prints its lines and counts it (estimate-profile over 3 min of host CPU, the reason it is an option and in no level; 0 without it; alone or after a level), --help says so, pairs that cannot go together refused with exit 2; its step (compare/host/run-profile.sh, tools/iprofile faked) runs each ramlld path's cell with the cache model, mq's and sd's again under the default profile (OUT/iprofile/default/PATH), and the per-CPU profile with it (side by side with -j 2: calls, notes and status the same, the plan's wall counting the longer), into OUT/iprofile/PATH and OUT/percpu, and a failed part is a note and the step's status; the report of a folder holding only the step's output has the per-path cache table (bio, mq, sd: misses per I/O, copy_page's, the rest, the model's parameters named, the step's host CPU) and the knob section's per-CPU and cache tables naming the option
 # where: host
 # requires: python3
 # timeout: 120
@@ -15,13 +15,14 @@ expect_in "--help" "an option of its own, in no level"
 run_rc 0 "$TOP/compare/run" --exact-profile --plan
 printf '%s\n' "$out"
 expect_in "--plan alone" "exact-profile paths ramlld-bio,ramlld-mq,ramlld-sd"
+expect_in "--plan alone" "exact-profile default-paths ramlld-bio,ramlld-mq,ramlld-sd"
 expect_in "--plan alone" "exact-profile percpu-settings mq:rq_affinity=0,mq:rq_affinity=1,mq:rq_affinity=2,sd:rq_affinity=0,sd:rq_affinity=1,sd:rq_affinity=2"
 expect_in "--plan alone" "exact-profile percpu-runtime 0.2"
 xp=$(sed -n 's/^estimate-profile //p' <<< "$out")
 matrix=$(sed -n 's/^estimate-matrix //p' <<< "$out")
 expect_eq "--plan alone: no matrix" 0 "$matrix"
-# 3 cells of R = 1 (80 + 60 s each), a boot (60) and 6 settings of 3 x 0.2 s (35 + 50 x 0.6 each)
-expect_eq "--plan alone: the step's estimate (s)" 870 "$xp"
+# 3 + 3 cells of R = 1 (80 + 60 s each), a boot (60) and 6 settings of 3 x 0.2 s (35 + 50 x 0.6 each)
+expect_eq "--plan alone: the step's estimate (s)" 1290 "$xp"
 [ "$xp" -gt 180 ] || fail "the step is estimated at $xp s: under the 3 min that keeps it out of the default level"
 
 run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan -j 1
@@ -30,21 +31,21 @@ w1=$(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")
 run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan -j 2
 expect_in "--quick --exact-profile --plan -j 2" "then the exact profile's two guests side by side"
 w2=$(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")
-# the step's wall: one guest after the other with -j 1 (3 x 140 + 450 s), the paths' cells
-# (420 s) beside the per-CPU boot (450 s) with -j 2
+# the step's wall: one guest after the other with -j 1 (6 x 140 + 450 s), the paths' cells
+# (840 s) beside the per-CPU boot (450 s) with -j 2
 run_rc 0 "$TOP/compare/run" --quick --plan -j 1
-expect_eq "-j 1: the step's wall (s)" 870 "$((w1 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
+expect_eq "-j 1: the step's wall (s)" 1290 "$((w1 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
 run_rc 0 "$TOP/compare/run" --quick --plan -j 2
-expect_eq "-j 2: the step's wall (s)" 450 "$((w2 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
+expect_eq "-j 2: the step's wall (s)" 840 "$((w2 - $(sed -n 's/^wall \([0-9]*\) s .*/\1/p' <<< "$out")))"
 run_rc 0 "$TOP/compare/run" --quick --exact-profile --plan
 expect_in "--quick --exact-profile --plan" "exact-profile paths ramlld-bio,ramlld-mq,ramlld-sd"
-expect_eq "--quick --exact-profile --plan: the step counted" 870 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
+expect_eq "--quick --exact-profile --plan: the step counted" 1290 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
 with=$(sed -n 's/^estimate \([0-9]*\) .*/\1/p' <<< "$out")
 run_rc 0 "$TOP/compare/run" --quick --plan
 ! grep -q "^exact-profile" <<< "$out" || fail "--quick --plan has exact-profile lines without the option"
 expect_eq "--quick --plan: no step" 0 "$(sed -n 's/^estimate-profile //p' <<< "$out")"
 without=$(sed -n 's/^estimate \([0-9]*\) .*/\1/p' <<< "$out")
-expect_eq "the whole estimate grows by the step's" 870 "$((with - without))"
+expect_eq "the whole estimate grows by the step's" 1290 "$((with - without))"
 
 for bad in "--host /dev/null|--host and --exact-profile exclude each other" \
 	"--kernel trixie|--kernel and --exact-profile exclude each other" \
@@ -88,6 +89,12 @@ run --out $o/iprofile/ramlld-mq --cache default -- --target ramlld-mq --runtime 
 table $o/iprofile/ramlld-mq --top 40 --json $o/iprofile/ramlld-mq/table.json
 run --out $o/iprofile/ramlld-sd --cache default -- --target ramlld-sd --runtime 1 --ko /k/ramlld.ko
 table $o/iprofile/ramlld-sd --top 40 --json $o/iprofile/ramlld-sd/table.json
+run --out $o/iprofile/default/ramlld-bio -- --target ramlld-bio --runtime 1 --profile default --workload qd32 --ko /k/ramlld.ko
+table $o/iprofile/default/ramlld-bio --top 40 --json $o/iprofile/default/ramlld-bio/table.json
+run --out $o/iprofile/default/ramlld-mq -- --target ramlld-mq --runtime 1 --profile default --workload qd32 --ko /k/ramlld.ko
+table $o/iprofile/default/ramlld-mq --top 40 --json $o/iprofile/default/ramlld-mq/table.json
+run --out $o/iprofile/default/ramlld-sd -- --target ramlld-sd --runtime 1 --profile default --workload qd32 --ko /k/ramlld.ko
+table $o/iprofile/default/ramlld-sd --top 40 --json $o/iprofile/default/ramlld-sd/table.json
 percpu $o/percpu --run --cache default --runtime 0.2 --settings mq:rq_affinity=0,mq:rq_affinity=1,mq:rq_affinity=2,sd:rq_affinity=0,sd:rq_affinity=1,sd:rq_affinity=2 --ko /k/ramlld.ko"
 expect_eq "the step's calls" "$expect" "$(cat "$RESULTS/calls")"
 grep -q "^exact_profile_wall_s=[0-9]" "$o/meta.env" || fail "no exact_profile_wall_s in meta.env"
@@ -95,8 +102,9 @@ grep -q "^exact_profile_wall_s=[0-9]" "$o/meta.env" || fail "no exact_profile_wa
 rm -f "$RESULTS/calls"
 expect_eq "the step's status, mq's cell failing (3) and the counters disagreeing (1)" "profile_rc=1" \
 	"$(FAKE_MQ_RC=3 FAKE_PERCPU_RC=1 step "$RESULTS/s2")"
-expect_eq "the calls go on past a failed cell (mq's table not made)" 6 "$(wc -l < "$RESULTS/calls")"
+expect_eq "the calls go on past a failed cell (mq's tables not made)" 11 "$(wc -l < "$RESULTS/calls")"
 expect_eq "the notes" "fail	exact-profile	the exact profile's ramlld-mq cell failed (status 3): iprofile/ramlld-mq.log
+fail	exact-profile	the exact profile's ramlld-mq cell (default profile) failed (status 3): iprofile/default/ramlld-mq.log
 fail	exact-profile	the exact profile's per-CPU profile failed (status 1): percpu.log" "$(cat "$RESULTS/s2/notes.tsv")"
 
 # -j 2: the paths' cells beside the per-CPU boot; the same calls, the same notes, a failure's status
@@ -104,9 +112,10 @@ rm -f "$RESULTS/calls"
 expect_eq "-j 2: the step's status, mq's cell failing (3) and the counters disagreeing (1)" "profile_rc=3" \
 	"$(jobs=2 FAKE_MQ_RC=3 FAKE_PERCPU_RC=1 step "$RESULTS/s3")"
 expect3=${expect//$o\//$RESULTS/s3/}
-expect_eq "-j 2: the step's calls (sorted)" "$(grep -v "table $RESULTS/s3/iprofile/ramlld-mq " <<< "$expect3" | sort)" \
+expect_eq "-j 2: the step's calls (sorted)" "$(grep -v "table $RESULTS/s3/iprofile/\(default/\)\?ramlld-mq " <<< "$expect3" | sort)" \
 	"$(sort "$RESULTS/calls")"
 expect_eq "-j 2: the notes (sorted)" "fail	exact-profile	the exact profile's per-CPU profile failed (status 1): percpu.log
+fail	exact-profile	the exact profile's ramlld-mq cell (default profile) failed (status 3): iprofile/default/ramlld-mq.log
 fail	exact-profile	the exact profile's ramlld-mq cell failed (status 3): iprofile/ramlld-mq.log" "$(sort "$RESULTS/s3/notes.tsv")"
 
 # the report of a folder holding only the step's output
