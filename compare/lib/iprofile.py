@@ -14,6 +14,13 @@ DIR = "iprofile"
 PATHS = ("ramlld-bio", "ramlld-mq", "ramlld-sd")
 # wall.env's qemu= (tools/iprofile/run --qemu)
 QEMU_OF = {"system": "Debian 12's QEMU", "trixie": "Debian 13's QEMU"}
+# the paths' cells as the ladder's rows run them (the default profile: the kernel's queue
+# settings; qd32.fio's job), ROOT/iprofile/DEFAULT/TARGET; ROOT/iprofile/TARGET run one-core-peak's
+# and percore.fio's
+DEFAULT = "default"
+# a cell's queue settings when its meta.env does not name them (tools/iprofile/guest-cell's
+# --profile default: one-core-peak)
+SETTINGS = {"one-core-peak": "scheduler none, iostats 0, nomerges 2"}
 
 
 def read_table(d):
@@ -25,10 +32,10 @@ def read_table(d):
         return json.load(f)
 
 
-def cells(root):
+def cells(root, profile=None):
     """[(target, table.json's dict, the cell's meta.env, its wall.env)] of every ROOT/iprofile/T
-    with a table.json, in the report's order."""
-    d = os.path.join(root, DIR)
+    with a table.json (profile DEFAULT: ROOT/iprofile/default/T), in the report's order."""
+    d = os.path.join(root, DIR, *([profile] if profile else []))
     if not os.path.isdir(d):
         return []
     found = sorted((t for t in os.listdir(d) if os.path.isfile(os.path.join(d, t, "table.json"))),
@@ -67,3 +74,22 @@ def difference(a, b, top=10):
            for f in set(fa) | set(fb)]
     fns.sort(key=lambda x: (-abs(x[4]), x[0]))
     return {"total": b["total"] - a["total"], "layers": layers, "functions": fns[:top]}
+
+
+def settings(meta):
+    """The queue settings and job a cell ran with, from its meta.env, e.g. "one-core-peak:
+    scheduler none, iostats 0, nomerges 2; percore.fio"."""
+    p = meta.get("profile") or "one-core-peak"
+    q = (f"scheduler {meta['scheduler']}, iostats {meta.get('iostats', '?')}, "
+         f"nomerges {meta.get('nomerges', '?')}" if meta.get("scheduler")
+         else SETTINGS.get(p, "?"))
+    return f"{p}: {q}; {meta.get('workload') or 'percore'}.fio"
+
+
+def ladder_cells(root):
+    """({target: (table.json, meta.env, wall.env)} of the DEFAULT cells, the same of the
+    one-core-peak ones), those with functions, layers and I/Os."""
+    def usable(cs):
+        return {t: c for t, *c in cs if c[0].get("functions") and c[0].get("layers")
+                and c[0].get("n")}
+    return usable(cells(root, DEFAULT)), usable(cells(root))

@@ -103,13 +103,20 @@ def section(root, idx, targets, exact, headers):
     two = two_node(root, rungs)
     if not rows and not two:
         return None
-    xp = {t: c for t, *c in iprofile.cells(root)
-          if c[0].get("functions") and c[0].get("layers") and c[0].get("n")}
+    # the rows run the default profile and qd32.fio: those cells' increments where both rungs
+    # have one, else one-core-peak's (scheduler none, percore.fio), said so
+    xd, xp = iprofile.ladder_cells(root)
     inc, xinc = [], []
     for r in rows:
         t, b = r["target"], r["below_target"]
+        if t in xd and b in xd:
+            x = exact_increment(r, xd[b], xd[t], iprofile.DEFAULT)
+            if t in xp and b in xp:
+                x["peak_delta"] = xp[t][0]["total"] - xp[b][0]["total"]
+            xinc.append(x)
+            continue
         if t in xp and b in xp:
-            xinc.append(exact_increment(r, xp[b], xp[t]))
+            xinc.append(exact_increment(r, xp[b], xp[t], "one-core-peak"))
             continue
         p, q = bd.get(t), bd.get(b)
         if not p or not q:
@@ -120,21 +127,23 @@ def section(root, idx, targets, exact, headers):
                     "layers": d, "own_top": p["own_top"], "own_total": p["own_total"],
                     "no_cell": [x for x in (b, t) if x not in xp]})
     return {"rows": rows, "breakdown": bd, "increments": inc, "exact_increments": xinc,
-            "exact_cells": list(xp), "exact": exact, "two_node": two,
+            "exact_cells": sorted(set(xp) | set(xd)), "exact": exact, "two_node": two,
             "unit": "instr/IO" if exact else "CPU µs/IO",
             "missing": [(rung, t) for rung, t, _ in rungs
                         if t not in {r["target"] for r in rows}
                         and t not in {x["target"] for x in two}]}
 
 
-def exact_increment(r, below, cell):
+def exact_increment(r, below, cell, profile):
     """A rung's increment from the plugin's exact counts: its profiled cell's table.json over
-    the rung below's (each (table.json, meta.env, wall.env)), per layer and per function, with
-    the ladder's own Δ of the same cell beside it."""
+    the rung below's (each (table.json, meta.env, wall.env)), both under profile, per layer and
+    per function, with the ladder's own Δ of the same cell beside it."""
     (ja, ma, wa), (jb, mb, wb) = below, cell
     d = iprofile.difference(ja, jb, TOP_FNS)
     v = r["cells"].get("4k randread QD32") or {}
-    return {"rung": r["rung"], "below": r["below"], "target": r["target"],
+    return {"rung": r["rung"], "below": r["below"], "target": r["target"], "profile": profile,
+            "settings": {t: iprofile.settings(m) for t, m in ((r["below_target"], ma),
+                                                               (r["target"], mb))},
             "below_target": r["below_target"], "totals": [ja["total"], jb["total"]],
             "n": [ja["n"], jb["n"]], "total": d["total"], "layers": d["layers"],
             "functions": d["functions"], "ladder_delta": v.get("d_cost"),
@@ -327,36 +336,53 @@ def markdown(sec, notes):
 
 
 def _exact_md(xinc):
-    """The increments from the plugin's exact counts: a row a rung whose cell and the rung
-    below's were profiled."""
-    if not xinc:
-        return []
+    """The increments from the plugin's exact counts: a table a profile, a row a rung whose
+    cell and the rung below's were profiled under it."""
+    L = []
+    for prof in (iprofile.DEFAULT, "one-core-peak"):
+        xs = [i for i in xinc if i["profile"] == prof]
+        if xs:
+            L += _exact_table(prof, xs)
+    return L
+
+
+def _exact_table(prof, xinc):
     env = {k: " / ".join(dict.fromkeys(i["env"][k] for i in xinc)) for k in xinc[0]["env"]}
-    L = ["### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts)",
+    sets = dict(kv for i in xinc for kv in i["settings"].items())
+    where = "iprofile/default/<target>" if prof == iprofile.DEFAULT else "iprofile/<target>"
+    L = [f"### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts, "
+         f"profile {prof})",
          f"The plugin's exact counts, no sampling: each rung's profiled cell "
-         f"(iprofile/<target>/table.json of `compare/run --exact-profile`; {env['qemu']}, exact "
+         f"({where}/table.json of `compare/run --exact-profile`; {env['qemu']}, exact "
          f"clock: -icount shift=0, {env['cpus']} vCPU, guest kernel {env['kernel']}), 4k "
          f"randread QD32 {env['engine']}, a {env['runtime']} s window inside fio's steady I/O, per "
          "I/O completed in it (docs/profile.md). Δ = the rung's window total minus the rung's "
          "below; the layers' Δ (tools/iprofile/table's layers) sum to it, those under "
-         f"{fmt(SHOWN, 0)} summed in 'rest'. The cells run one-core-peak's queue settings "
-         "(scheduler none, nomerges 2, iostats 0), not the default profile of the tables above: "
-         "the Δ here leaves out the scheduler and accounting the defaults add to mq and sd (the "
-         "ladder's Δ beside it).", ""]
+         f"{fmt(SHOWN, 0)} summed in 'rest'. Queue settings each cell ran with: "
+         + "; ".join(f"{t} {v}" for t, v in sets.items()) + ". "
+         + ("The ladder's rows run the same profile and job: the Δ compares with the "
+            "ladder's; 'Δ, one-core-peak' is the same pair's under scheduler none and "
+            "percore.fio's plugged batches of 8."
+            if prof == iprofile.DEFAULT else
+            "Not the default profile and job of the tables above: the Δ here leaves out the "
+            "scheduler, its kblockd runs and the accounting the defaults add to mq and sd "
+            "(the ladder's Δ beside it)."), ""]
     rows = []
     for i in xinc:
         big = [(n, d) for n, _, _, d in i["layers"] if abs(d) >= SHOWN]
         rest = sum(d for n, _, _, d in i["layers"] if abs(d) < SHOWN)
         rows.append([i["rung"], i["below"],
                      f"{fmt(i['totals'][0], 0)} → {fmt(i['totals'][1], 0)}",
-                     _signed(i["total"], True), _signed(i["ladder_delta"], True),
-                     ", ".join(f"{n} {_signed(d, True)}" for n, d in big)
-                     + (f", rest {_signed(rest, True)}" if round(rest) else ""),
-                     ", ".join(f"`{f}` {_signed(d, True)}" for f, _, _, _, d in i["functions"]
-                               if abs(d) >= 0.5) or "-"])
+                     _signed(i["total"], True), _signed(i["ladder_delta"], True)]
+                    + ([_signed(i.get("peak_delta"), True)] if prof == iprofile.DEFAULT else [])
+                    + [", ".join(f"{n} {_signed(d, True)}" for n, d in big)
+                       + (f", rest {_signed(rest, True)}" if round(rest) else ""),
+                       ", ".join(f"`{f}` {_signed(d, True)}" for f, _, _, _, d in i["functions"]
+                                 if abs(d) >= 0.5) or "-"])
     L.append(md_table(["rung", "over", "window instr/IO (over → rung)", "Δ instr/IO",
-                       "the ladder's Δ (default profile)", "Δ by layer",
-                       "functions that moved most, Δ instr/IO"], rows))
+                       "the ladder's Δ (default profile)"]
+                      + (["Δ, one-core-peak"] if prof == iprofile.DEFAULT else [])
+                      + ["Δ by layer", "functions that moved most, Δ instr/IO"], rows))
     L.append("")
     return L
 

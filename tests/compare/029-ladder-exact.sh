@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the cost ladder's "Where each increment goes" takes a rung's increment from the plugin's exact counts where the rung and the rung below have iprofile/TARGET/table.json (the window totals, their difference, each layer's difference of the two tables' layers, the rest under 1 summed, the functions that moved most, the ladder's own Δ beside it, the QEMU, vCPUs, kernel and queue settings named), perf's sampled split keeps only the rungs without one and says which table.json is missing, and with no table.json at all says that no rung has a profiled cell
+# what: the cost ladder's "Where each increment goes" takes a rung's increment from the plugin's exact counts where the rung and the rung below have iprofile/TARGET/table.json (one-core-peak's) or, preferred as the ladder's rows run it, iprofile/default/TARGET/table.json (both rungs' cells there, else one-core-peak's; each cell's queue settings and job said, the one-core-peak pair's Δ beside it, mq's one-core-peak row gone) (the window totals, their difference, each layer's difference of the two tables' layers, the rest under 1 summed, the functions that moved most, the ladder's own Δ beside it, the QEMU, vCPUs, kernel and queue settings named), perf's sampled split keeps only the rungs without one and says which table.json is missing, and with no table.json at all says that no rung has a profiled cell
 # where: host
 # requires: python3
 # shellcheck source=tests/lib.sh
@@ -92,10 +92,10 @@ EOF
 report
 printf '%s\n' "$sec"
 has() { grep -qF -- "$1" <<< "$sec" || fail "$2"; }
-has "### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts)" "no exact increments"
+has "### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts, profile one-core-peak)" "no exact increments"
 has "The plugin's exact counts, no sampling: each rung's profiled cell (iprofile/<target>/table.json of \`compare/run --exact-profile\`; Debian 12's QEMU 7.2.22, exact clock: -icount shift=0, 1 vCPU, guest kernel 6.1.0-57-amd64), 4k randread QD32 libaio, a 1 s window inside fio's steady I/O" \
 	"the exact increments do not name the plugin, QEMU, clock, vCPUs, kernel, cell and window"
-has "The cells run one-core-peak's queue settings (scheduler none, nomerges 2, iostats 0), not the default profile of the tables above" \
+has "Queue settings each cell ran with: ramlld-bio one-core-peak: scheduler none, iostats 0, nomerges 2; percore.fio; ramlld-mq one-core-peak: scheduler none, iostats 0, nomerges 2; percore.fio. Not the default profile and job of the tables above" \
 	"the profiled cells' queue settings are not said"
 # mq over bio: totals 4,120.5 and 5,020.7 (Δ +900.2; the ladder's 6,250 − 5,000 = +1,250);
 # block 1,777.2 − 920.9 = +856.3, driver +39.4, user +3.2, copy +0.5, irq+softirq +0.4 and IPI
@@ -136,3 +136,53 @@ has "Sampled by perf, only for the rungs without the plugin's exact counts (tcm_
 grep -q "^| tcm_loop/iblock | mq | +18,750 | " <<< "$sec" || fail "lio-iblock's perf fallback is gone"
 ! grep -q "^| sd | mq |" <<< "$sec" || fail "sd over mq has an increment (sd: no functions, mq: no perf)"
 echo "ok: the perf split keeps lio-iblock over mq, naming its missing table.json"
+
+# mq as the ladder's rows run (iprofile/default/ramlld-mq: the kernel's mq-deadline, qd32.fio);
+# bio's default cell (below) a copy of its one-core-peak one's figures
+python3 - "$d" << 'EOF' || fail "the default-profile cells were not written"
+import json
+import os
+import shutil
+import sys
+
+d = os.path.join(sys.argv[1], "iprofile", "default", "ramlld-mq")
+layers = {"block": 2977.2, "scheduler": 400.0, "copy": 830.5, "driver": 160.4,
+          "user (fio)": 2204.3, "irq+softirq": 47.9}
+fns = {"dd_dispatch_request": 700.0, "blk_mq_run_hw_queue": 500.0, "submit_bio_noacct": 1777.2,
+       "schedule": 400.0, "ramlld_mq_queue_rq [ramlld]": 160.4, "copy_page": 830.5,
+       "[user]": 2204.3, "irq_exit_rcu": 47.9}
+os.makedirs(d)
+total = sum(layers.values())
+json.dump({"n": 110000, "total": total, "window_clock": total, "layers": layers,
+           "functions": {f: {"0": v} for f, v in fns.items()}, "function_layers": {}},
+          open(os.path.join(d, "table.json"), "w"))
+open(os.path.join(d, "meta.env"), "w").write(
+    "target=ramlld-mq\nengine=libaio\nruntime=1\nkernel=6.1.0-57-amd64\ncpus=1\nqemu=7.2.22\n"
+    "profile=default\nscheduler=mq-deadline\niostats=1\nnomerges=0\nworkload=qd32\n")
+open(os.path.join(d, "wall.env"), "w").write("cpu_s=40.0\nqemu=system\n")
+b = os.path.join(sys.argv[1], "iprofile", "default", "ramlld-bio.later")
+shutil.copytree(os.path.join(sys.argv[1], "iprofile", "ramlld-bio"), b)
+open(os.path.join(b, "meta.env"), "w").write(
+    "target=ramlld-bio\nengine=libaio\nruntime=1\nkernel=6.1.0-57-amd64\ncpus=1\nqemu=7.2.22\n"
+    "profile=default\nscheduler=none\niostats=0\nnomerges=0\nworkload=qd32\n")
+EOF
+# without bio's default cell: mq over bio stays one-core-peak's
+report
+grep -qF "exact counts, profile one-core-peak)" <<< "$sec" || fail "no one-core-peak table without bio's default cell: $sec"
+! grep -qF "exact counts, profile default)" <<< "$sec" || fail "a default-profile table without bio's default cell"
+echo "ok: one rung's default cell alone: the one-core-peak split"
+mv "$d/iprofile/default/ramlld-bio.later" "$d/iprofile/default/ramlld-bio"
+report
+printf '%s\n' "$sec"
+has "### Where each increment goes (4k randread QD32, instr/IO by layer: exact counts, profile default)" \
+	"no default-profile exact increments"
+has "(iprofile/default/<target>/table.json of \`compare/run --exact-profile\`;" "the default-profile tables' folder is not named"
+has "Queue settings each cell ran with: ramlld-bio default: scheduler none, iostats 0, nomerges 0; qd32.fio; ramlld-mq default: scheduler mq-deadline, iostats 1, nomerges 0; qd32.fio. The ladder's rows run the same profile and job" \
+	"the default-profile cells' queue settings are not said"
+row=$(grep "^| mq | bio |" <<< "$sec") || fail "no exact row for mq over bio"
+# default mq 6,620.3 over bio 4,120.5: +2,500; block 2,977.2 − 920.9 = +2,056, scheduler +400,
+# driver +39.4, user +3.20, rest (copy +0.5, irq+softirq +0.4) +0.90; one-core-peak's pair +900
+expect_eq "mq over bio's default-profile row" "| mq | bio | 4,120 → 6,620 | +2,500 | +1,250 | +900 | block +2,056, scheduler +400, driver +39.4, user (fio) +3.20, rest +0.90 | \`submit_bio_noacct\` +1,156, \`dd_dispatch_request\` +700, \`blk_mq_run_hw_queue\` +500, \`schedule\` +400, \`bio_alloc_bioset\` −300, \`ramlld_mq_queue_rq [ramlld]\` +160 |" "$row"
+expect_eq "mq over bio: one exact row (the default profile's, not one-core-peak's too)" 1 "$(grep -c "^| mq | bio |" <<< "$sec")"
+! grep -qF "profile one-core-peak)" <<< "$sec" || fail "a one-core-peak table beside the default one with no other rung"
+echo "ok: the ladder's mq over bio from the default-profile tables, settings said"
