@@ -107,12 +107,37 @@ def read_back(disk):
     return out
 
 
+def seconds(runtime):
+    """A run's length, "2" (seconds) or "500ms", in seconds; a ValueError names a bad one."""
+    m = re.fullmatch(r"([1-9][0-9]*)(ms)?", str(runtime))
+    if not m:
+        raise ValueError(f"bad value '{runtime}' (allowed: whole seconds >= 1, or NNNms)")
+    return int(m.group(1)) / (1000 if m.group(2) else 1)
+
+
+def lengths(spec, workloads):
+    """{workload: its runs' length} of --runtime's "LEN[,WORKLOAD=LEN...]" ("500ms,dd=1": dd's
+    runs 1 s, the others' 500 ms); a ValueError names a bad part."""
+    first, *rest = str(spec).split(",")
+    seconds(first)
+    out = {w: first for w in workloads}
+    for part in rest:
+        w, eq, length = part.partition("=")
+        if not eq or w not in ("dd", "qd32"):
+            raise ValueError(f"bad part '{part}' (allowed: dd=LEN or qd32=LEN after the length)")
+        seconds(length)
+        if w in out:
+            out[w] = length
+    return out
+
+
 def run_workload(top, workload, dev, runtime, procs_per_cpu):
     """(I/Os, IOPS): dd's over its I/O window (the first dd's own start to the last one's
-    end: process start-up left out, as the report's seed 001 does), fio's over its run."""
+    end: process start-up left out, as the report's seed 001 does), fio's over its run
+    (runtime: "2" or "500ms")."""
     if workload == "dd":
         out = sh([os.path.join(top, "tools/percpu-load"), dev, "--procs-per-cpu",
-                  str(procs_per_cpu), "--runtime", str(runtime), "--json"])
+                  str(procs_per_cpu), "--runtime", f"{seconds(runtime):g}", "--json"])
         j = fio.parse(out, "tools/percpu-load --json")
         t = j["total"]
         return t["ios"], t["ios"] / j["io_window_s"] if j["io_window_s"] else t["iops"]
@@ -246,6 +271,7 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
     OUT/knobs.jsonl: the configurations with one interrupt CPU under one load, the
     per-submitter ones under a second (a hw queue and a vector per CPU)."""
     chosen = pick(only)
+    length = lengths(runtime, workloads)
     groups = [(irq, [c for c in chosen if c[3] == irq]) for irq in ("0", PER_CPU)]
     groups = [g for g in groups if g[1]]
     os.makedirs(out_dir, exist_ok=True)
@@ -265,7 +291,7 @@ def measure(out_dir, top, ko, runtime, repeats, procs_per_cpu, workloads, topolo
                 disks = load_ramlld(top, ko, load_args(irq))
                 for rep in range(repeats):
                     for workload in workloads:
-                        measure_group(out, top, disks, group, rep, workload, runtime,
+                        measure_group(out, top, disks, group, rep, workload, length[workload],
                                       procs_per_cpu, baseline=gi == 0,
                                       again=repeats == 1 and gi == 0, log=log)
             finally:
@@ -307,7 +333,9 @@ def main(argv):
     ap.add_argument("--ko", help="ramlld.ko (required unless --count)")
     ap.add_argument("--count", action="store_true",
                     help="print how many runs the other options make, measure nothing")
-    ap.add_argument("--runtime", type=int, default=2, help="seconds per run (default 2)")
+    ap.add_argument("--runtime", default="2", metavar="LEN[,WORKLOAD=LEN]",
+                    help="a run's length, seconds or NNNms (default 2); WORKLOAD=LEN: that "
+                    "workload's own, e.g. 500ms,dd=1")
     ap.add_argument("--repeats", type=int, default=2, help="default 2")
     ap.add_argument("--procs-per-cpu", type=int, default=20, help="dd per CPU (default 20)")
     ap.add_argument("--workloads", default="dd,qd32", help="comma list of dd, qd32")
@@ -325,7 +353,11 @@ def main(argv):
     for w in wl:
         if w not in ("dd", "qd32"):
             ap.error(f"--workloads: bad value '{w}' (allowed: dd, qd32)")
-    for n in ("runtime", "repeats", "procs_per_cpu"):
+    try:
+        lengths(a.runtime, wl)
+    except ValueError as e:
+        ap.error(f"--runtime: {e}")
+    for n in ("repeats", "procs_per_cpu"):
         if getattr(a, n) < 1:
             ap.error(f"--{n.replace('_', '-')}: bad value {getattr(a, n)} (allowed: >= 1)")
     if a.count:

@@ -11,7 +11,7 @@ import json
 import os
 import statistics
 
-from .fmt import table
+from .fmt import runtime, table
 
 KNOBS = ("rq_affinity", "scheduler", "add_random")
 DEFAULT = {"rq_affinity": "1", "scheduler": "mq-deadline", "add_random": "1"}
@@ -182,7 +182,7 @@ def markdown(out_dir, level="##", guest=None):
             "and sd completion raised as a hard interrupt on CPU 0, one hw queue), "
             if any(r.get("irq_cpus", "0") == "0" for r in runs if r["path"] != "bio") else
             "bio, mq and sd on one store, ")
-         + f"{meta['repeats']} repeat(s) of {meta['runtime']} s per cell; workloads: "
+         + f"{meta['repeats']} repeat(s) of {runtime(meta['runtime'])} per cell; workloads: "
          + ", ".join(w for k, w in (
              ("dd", f"`dd`, tools/percpu-load's real dd processes, {meta['procs_per_cpu']} "
               "pinned to each CPU (seed 001's load; IOPS over the I/O window)"),

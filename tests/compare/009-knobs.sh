@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# what: the knob table (compare/knobs.py measures, compare/lib/knobtable.py writes) from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones; a knobs.jsonl left empty, meta-only or cut by a killed knob step gives a report whose knob section says the step produced no rows
+# what: the knob table (compare/knobs.py measures, compare/lib/knobtable.py writes) from a results folder: instructions per I/O, ratios, the per-I/O context switch / ksoftirqd / softirq / IPI counts (and "-" for runs recorded before them) over the disk's own read count, hw queues read back, per-submitter loaded with a vector per CPU, the knob guest named, the run count --plan shows; --configs picks configurations and refuses a bad name, naming the allowed ones; a knobs.jsonl left empty, meta-only or cut by a killed knob step gives a report whose knob section says the step produced no rows; a run length per workload (--runtime 500ms,dd=1), a bad one refused
 # where: host
 # requires: python3
 . "$TOP/tests/lib.sh"
@@ -116,6 +116,20 @@ expect_in "knob-table refuses a bad configuration" "--configs: bad configuration
 run_rc 2 python3 "$TOP/compare/knobs.py" --out "$dir/x" --top "$TOP" --ko /nonexistent --configs "seed 001"
 expect_in "knobs.py refuses a bad configuration" "--configs: bad configuration 'seed 001' (allowed:"
 [ ! -e "$dir/x" ] || fail "a refused knobs.py made its results folder"
+# a run's length per workload (--runtime LEN[,WORKLOAD=LEN]): dd's own 1 s beside QD32's 500 ms,
+# in the section's words too; a bad length or workload refused, naming it
+got=$(cd "$TOP/compare" && python3 -c 'import knobs; print(knobs.lengths("500ms,dd=1", ["dd", "qd32"]), knobs.seconds("500ms"), knobs.seconds("2"))')
+expect_eq "knobs.py's lengths" "{'dd': '1', 'qd32': '500ms'} 0.5 2.0" "$got"
+expect_eq "knobs.py --count with dd's own length" 56 "$(python3 "$TOP/compare/knobs.py" --count --runtime 500ms,dd=1 --repeats 1)"
+run_rc 2 python3 "$TOP/compare/knobs.py" --count --runtime 500ms,dd=1s
+expect_in "knobs.py refuses a bad length" "--runtime: bad value '1s' (allowed: whole seconds >= 1, or NNNms)"
+run_rc 2 python3 "$TOP/compare/knobs.py" --count --runtime 1,fio=2
+expect_in "knobs.py refuses another workload's length" "--runtime: bad part 'fio=2' (allowed: dd=LEN or qd32=LEN after the length)"
+mkdir -p "$dir/len" && cp "$TOP/tests/compare/fixtures/exact-small/knobs/knobs.jsonl" "$dir/len/"
+sed -i '1s/"runtime": [^,]*/"runtime": "500ms,dd=1"/' "$dir/len/knobs.jsonl"
+"$TOP/tools/knob-table" --report "$dir/len" | grep -q ' repeat(s) of 0.5 s (dd 1 s) per cell' ||
+	fail "the section does not give dd's own length: $("$TOP/tools/knob-table" --report "$dir/len" | grep -o 'repeat(s) of [^;]*')"
+echo "ok: the section gives dd's own length"
 # a knob step killed before its first run: knobs.jsonl empty, or its meta alone, or its last
 # line cut; the report is still written and its knob section says the step produced no rows
 fixture=$TOP/tests/compare/fixtures/exact-small
