@@ -50,7 +50,8 @@ selection and says why):
                      ramlld's paths' QD32 under seed-001 too, the cost ladder's 3 columns on its
                      rungs, io_uring hipri on ramlld's polled mq and sd disks, 1 vCPU, one 64 MiB device where a cell reads one (the seeds keep
                      their own), 1 run of 500 ms a cell (the ladder 1 s; every 20th again: -j), the breakdown of ramlld's 3 paths, then
-                     the knob table in the 2-vCPU knob guest at the quick level's step.
+                     the knob table in the 2-vCPU knob guest at the quick level's step, its
+                     QD32 at 500 ms a run.
                      On the host's clock or with --wide, the whole default level: 5 s runs
                      (+1 s ramp), 3 repeats, 4 LUNs of 128 MiB, every target, every section;
                      each seed on the systems its post compared, the references on lat-qd1 and
