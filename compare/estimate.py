@@ -29,8 +29,10 @@ guest of its own, and also:
                          first, J at a time as GNU parallel runs them, each stretched by
                          max(1, (LOAD + J) / CPUS), plus the host's side
 
-Shards: targets packed longest first into the shard with the least work so far (--shards,
-default 2 x J, so that a short guest fills the time a long one leaves).
+Shards: targets packed longest first into the shard with the least work so far; --shards N,
+or by default the count of J to 2 x J whose guests, with the spot check and the knob guest,
+take the least wall time (the fewest on a tie): more shards let a short guest fill the time a
+long one leaves, each costs a boot.
 
 The costs are host seconds measured on this project's machine (docs/benches.md, "Measured
 slice and estimate" and "The exact quick level"): on the exact clock (icount) QEMU runs the
@@ -56,9 +58,9 @@ ICOUNT = {
     "setup": 7,            # a driver's load with 1 device, filled (ramlld 6.6, brd below 7)
     "setup_per_lun": 1.9,  # LIO 32 x 16 MiB: 65
     "setup_stack": 36,     # a tools/stack stack over ramlld (iSCSI)
-    "breakdown": 60,       # blktrace + perf + perf report of one path (85 with its set-up)
+    "breakdown": 70,       # blktrace + perf + perf report of one path (QEMU 10: ~70)
     # a time-based fio run: fixed + per_s x (runtime + ramp)
-    "run": (2, 5),         # a driver's 4k run of 1 s: 6.3-7.6
+    "run": (0.3, 6.4),     # a driver's 4k run (QEMU 10): 500 ms ~3.5, 1 s 6.5-6.9
     "run_lio": (2, 12),    # LIO tcm_loop: ~14
     "run_stack": (3, 20),  # a stack's 4k run of 1 s: 19-27
     "run_1m": (2, 10),     # the 1 MiB ladder run, a driver: 11-12
@@ -66,10 +68,12 @@ ICOUNT = {
     "run_seed000": (3, 18),   # seed 000, 1 to 32 LUNs: 14-28
     # fixed work, whatever the runtime
     "dd": 27,              # seed 001's dd run, 20 dd a CPU (scaled by the dd count)
-    "sweep_section": 4,    # one size of seed 002's sweep (13 sizes: 48-52)
+    "sweep_section": 3.2,  # one size of seed 002's sweep (QEMU 10: 6 x 13 sizes ~250)
     "seed003": 8,
-    "knob_run": (4, 5),    # a knob-table run, 4 dd a CPU: 56 runs of 1 s in 494 s (scaled
-                           # by the square root of the dd count: 20 dd took 2-3 min at load 7)
+    # a knob-table run of each workload, 4 dd a CPU, the knob guest's 2 vCPUs (scaled by the
+    # square root of the dd count: 20 dd took 2-3 min at load 7); QEMU 10, the 56 runs with the
+    # boot: 705 s at 1 s, 496 at 500 ms, QD32's 28 alone 351 at 1 s
+    "knob_run": {"dd": (5.2, 7.5), "qd32": (4, 7.5)},
     "host_side": 90,       # the module build and the report
     # compare/run --exact-profile (docs/profile.md, "Cost"): QEMU 7.2 with the plugin and its
     # cache model, one path's cell: fixed + per_s x its window R (fio runs R + 2 s); R = 1:
@@ -246,20 +250,27 @@ def wall(guests, jobs, stretched):
 
 
 def knob_seconds(fields, clock, level):
-    """A knob table of fields' knob-runs at its knob-step."""
+    """A knob table of fields' knob-runs at its knob-step: the runs shared equally by its
+    workloads (compare/lib/knobtable.py's run_count), each workload's at its own length
+    (--runtime LEN[,WORKLOAD=LEN])."""
     if fields.get("knobs") != "1" or not fields.get("knob-runs"):
         return 0
     step = fields.get("knob-step", "").split()
     opts = dict(zip(step[::2], step[1::2]))
-    runtime = int(opts.get("--runtime", "1"))
+    first, own = runtimes(opts.get("--runtime", "1"))
     procs = int(opts.get("--procs-per-cpu", procs_per_cpu(level)))
-    runs = int(fields["knob-runs"])
-    if clock == "icount":
-        f, p = ICOUNT["knob_run"]
-        per = (f + p * runtime) * math.sqrt(procs / 4)
-    else:
-        per = HOST["knob_run_fixed"] + runtime * math.sqrt(procs / 4)
-    return runs * per
+    workloads = opts.get("--workloads", "dd,qd32").split(",")
+    runs = int(fields["knob-runs"]) / len(workloads)
+    total = 0
+    for w in workloads:
+        runtime = own.get(w, first)
+        if clock == "icount":
+            f, p = ICOUNT["knob_run"][w]
+            per = (f + p * runtime) * math.sqrt(procs / 4)
+        else:
+            per = HOST["knob_run_fixed"] + runtime * math.sqrt(procs / 4)
+        total += runs * per
+    return total
 
 
 def profile_parts(xp):
@@ -324,7 +335,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=0, metavar="J",
                     help="guests at once (compare/run -j): cut the matrix into shards")
     ap.add_argument("--shards", type=int, default=0, metavar="N",
-                    help="with --jobs: matrix shards (default 2 x J)")
+                    help="with --jobs: matrix shards (default: the count of J to 2 x J "
+                         "with the least wall time)")
     ap.add_argument("--spot-every", type=int, default=10, metavar="N",
                     help="with --jobs: the spot check runs every Nth cell again (0: none; "
                          "default 10)")
@@ -359,24 +371,35 @@ def main():
               f"host load {args.host_load:.2f} on {args.host_cpus} CPUs)")
 
 
+def shard_count(plan, targets, clock, jobs, others):
+    """The shard count of jobs to 2 x jobs whose guests, beside the others (seconds each),
+    take the least wall time run jobs at a time; the fewest on a tie."""
+    best = None
+    for n in range(jobs, 2 * jobs + 1):
+        w = wall([s for s, _ in shards(plan, targets, clock, n)] + others, jobs, 1.0)
+        if best is None or w < best[0]:
+            best = (w, n)
+    return best[1]
+
+
 def fan_out(args, plan, targets, knobs, xp=0):
     """The shards, the spot check and the wall time of --jobs (the exact profile's guests
     after them: two side by side when --jobs allows)."""
     c = ICOUNT if args.clock == "icount" else HOST
     st = stretch(args.host_load + args.jobs - 1, args.host_cpus)
+    spot = spot_cells(plan, args.spot_every)
+    spot_s = c["boot"] + sum(target_seconds(plan, targets, args.clock, 1, spot, False).values())
+    others = ([spot_s] if spot else []) + ([knobs] if knobs else [])
+    n = args.shards or shard_count(plan, targets, args.clock, args.jobs, others)
     guests = []
-    for k, (secs, ts) in enumerate(shards(plan, targets, args.clock, args.shards or 2 * args.jobs), 1):
+    for k, (secs, ts) in enumerate(shards(plan, targets, args.clock, n), 1):
         print(f"shard {k} {secs:.0f} {timeout(secs, st)} {','.join(ts)}")
         guests.append(secs)
-    spot = spot_cells(plan, args.spot_every)
     if spot:
-        secs = c["boot"] + sum(target_seconds(plan, targets, args.clock, 1, spot, False).values())
-        print(f"spot {secs:.0f} {timeout(secs, st)} {args.spot_every}")
+        print(f"spot {spot_s:.0f} {timeout(spot_s, st)} {args.spot_every}")
         for cell in spot:
             print("spot-cell " + " ".join(cell))
-        guests.append(secs)
-    if knobs:
-        guests.append(knobs)
+    guests += others
     # the paths' cells beside the per-CPU boot with two jobs or more (compare/host/run-profile.sh)
     parts = profile_parts(plan["exact-profile"])
     xw = max(parts) if args.jobs > 1 else sum(parts)

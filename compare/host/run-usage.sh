@@ -72,8 +72,9 @@ selection and says why):
                      estimated over 48 h is refused.
 fan-out (the exact clock, but for --bench, --interleave and --perf-cell, which run one guest):
   -j, --jobs N       guests at once (default: this host's CPUs, $(nproc)): the cells are cut
-                     into 2 x N shards of whole targets (compare/estimate.py packs them by
-                     their measured costs, longest first), each a guest (--cpus) writing
+                     into N to 2 x N shards of whole targets (compare/estimate.py packs them
+                     by their measured costs, longest first, and takes the count whose guests
+                     end first), each a guest (--cpus) writing
                      OUT/shards/K, run by GNU parallel with the spot check and the knob guest,
                      then merged into OUT as one guest writes it (the report reads it as such).
                      Progress every 30 s on the host's clock: runs done, guests done, ETA
