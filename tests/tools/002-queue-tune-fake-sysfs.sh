@@ -12,32 +12,6 @@ fake=$(mktemp -d /tmp/qt-fake.XXXXXX)
 trap 'rm -rf "$fake" "$QUEUE_TUNE_STATE_DIR"' EXIT
 export QUEUE_TUNE_SYSFS=$fake
 
-# fake_disk NAME mq|bio MAJ:MIN: a disk with the queue attributes queue-tune knows
-fake_disk() {
-	local d=$fake/block/$1 q=$fake/block/$1/queue
-	mkdir -p "$q" "$fake/class/block"
-	ln -s "../../block/$1" "$fake/class/block/$1"
-	echo "$3" > "$d/dev"
-	echo 1 > "$d/diskseq"
-	if [ "$2" = mq ]; then
-		mkdir -p "$d/mq/0"
-		echo 64 > "$d/mq/0/nr_tags"
-		echo 0 > "$d/mq/0/nr_reserved_tags"
-		echo "[none] mq-deadline" > "$q/scheduler"
-		echo 64 > "$q/nr_requests"
-	else
-		echo none > "$q/scheduler"
-		echo 128 > "$q/nr_requests"
-	fi
-	echo 1 > "$q/rq_affinity"
-	echo 1 > "$q/add_random"
-	echo 0 > "$q/nomerges"
-	echo 1 > "$q/iostats"
-	echo 512 > "$q/max_sectors_kb"
-	echo 1024 > "$q/max_hw_sectors_kb"
-	chmod 444 "$q/max_hw_sectors_kb"
-	echo 128 > "$q/read_ahead_kb"
-}
 fake_disk fa mq 1:0
 fake_disk fb bio 1:1
 fake_disk fc mq 1:2

@@ -18,6 +18,40 @@ PL=$TOP/tools/percpu-load
 QUEUE_TUNE_STATE_DIR=$(mktemp -d /tmp/queue-tune-state.XXXXXX)
 export QUEUE_TUNE_STATE_DIR
 
+# fake_disk NAME mq|bio|bio612 MAJ:MIN [SCHEDULER]: a disk in the fake sysfs tree $fake with the
+# queue attributes queue-tune knows: blk-mq (scheduler file SCHEDULER, default "[none]
+# mq-deadline"), bio-based as 6.1 shows it (a scheduler file reading none, nr_requests) or as
+# 6.11 on does (no scheduler, rq_affinity, nr_requests)
+# shellcheck disable=SC2154 # fake is the calling test's
+fake_disk() {
+	local d=$fake/block/$1 q=$fake/block/$1/queue
+	mkdir -p "$q" "$fake/class/block"
+	ln -s "../../block/$1" "$fake/class/block/$1"
+	echo "$3" > "$d/dev"
+	echo 1 > "$d/diskseq"
+	case $2 in
+	mq)
+		mkdir -p "$d/mq/0"
+		echo 64 > "$d/mq/0/nr_tags"
+		echo 0 > "$d/mq/0/nr_reserved_tags"
+		echo "${4:-[none] mq-deadline}" > "$q/scheduler"
+		echo 64 > "$q/nr_requests"
+		;;
+	bio)
+		echo none > "$q/scheduler"
+		echo 128 > "$q/nr_requests"
+		;;
+	esac
+	[ "$2" = bio612 ] || echo 1 > "$q/rq_affinity"
+	echo 1 > "$q/add_random"
+	echo 0 > "$q/nomerges"
+	echo 1 > "$q/iostats"
+	echo 512 > "$q/max_sectors_kb"
+	echo 1024 > "$q/max_hw_sectors_kb"
+	chmod 444 "$q/max_hw_sectors_kb"
+	echo 128 > "$q/read_ahead_kb"
+}
+
 # json_get FILE EXPR: print a value from a JSON file (EXPR is Python on 'd').
 json_get() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
