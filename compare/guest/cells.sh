@@ -51,53 +51,61 @@ queue_state() { # DEV: key=value lines read back from sysfs (builtins only: exec
 	[ -r "/sys/block/$d/device/queue_depth" ] && read -r v < "/sys/block/$d/device/queue_depth"
 	echo "scsi_queue_depth=$v"
 }
+queue_disks() { # DISK: QUEUE_DISKS = DISK and, for an NVMe multipath head, its path disks
+	# (tools/devices/queue.sh), whose queues a profile sets too
+	dev_queue_disks "$1" || QUEUE_DISKS=("$1")
+}
 save_queue() { # TARGET DEV...: remember the driver's own settings (the "default" profile)
 	local t=$1 dev d a v
 	shift
 	for dev in "$@"; do
-		d=$(disk_of "$dev")
-		: > "/tmp/compare-q.$d"
-		for a in $QATTRS; do
-			[ -w "/sys/block/$d/queue/$a" ] || continue
-			qattr_read v "$d" "$a"
-			echo "$a=$v" >> "/tmp/compare-q.$d"
+		queue_disks "$(disk_of "$dev")"
+		for d in "${QUEUE_DISKS[@]}"; do
+			: > "/tmp/compare-q.$d"
+			for a in $QATTRS; do
+				[ -w "/sys/block/$d/queue/$a" ] || continue
+				qattr_read v "$d" "$a"
+				echo "$a=$v" >> "/tmp/compare-q.$d"
+			done
 		done
 	done
 }
-write_attrs() { # DEV FILE: apply key=value lines through tools/queue-tune, else sysfs directly
-	local dev=$1 file=$2 d k v args=()
+write_attrs() { # DEV FILE: apply key=value lines through tools/queue-tune, else
+	# tools/devices/queue.sh; both set an NVMe multipath head's path disks too
+	local dev=$1 file=$2 d k v args=() kvs=()
 	d=$(disk_of "$dev")
 	while IFS='=' read -r k v; do
 		case $k in '' | '#'*) continue ;; esac
 		args+=("--${k//_/-}" "$v")
+		kvs+=("$k=$v")
 	done < "$file"
 	[ ${#args[@]} -gt 0 ] || return 0
 	if [ -x "$top/tools/queue-tune" ]; then
-		# prints "DEV: attr old -> new" for each change
+		# prints "DISK: attr old -> new" for each change, on the head's path disks too
 		"$top/tools/queue-tune" "$d" "${args[@]}" 2>&1 | sed 's/^/    /' || return 1
 	else
-		while IFS='=' read -r k v; do
-			case $k in '' | '#'*) continue ;; esac
-			old=$(cat "/sys/block/$d/queue/$k")
-			echo "$v" > "/sys/block/$d/queue/$k" || return 1
-			echo "    $d: $k $old -> $(cat "/sys/block/$d/queue/$k")"
-		done < "$file"
+		dev_queue_set "$d" "${kvs[@]}" || { echo "    $DEV_ERR"; return 1; }
+		echo "    ${QUEUE_DISKS[*]}: ${kvs[*]}"
 	fi
 }
-restore_queue() { # DEV: back to the driver's own settings, straight through sysfs, quietly
+restore_queue() { # DEV: back to the driver's own settings (its path disks' too), straight
+	# through sysfs, quietly
 	local d k v cur
-	local -A saved=()
-	d=$(disk_of "$1")
-	[ -f "/tmp/compare-q.$d" ] || return 0
-	# builtins only (a profile switch ran 20 execs a device): read the saved values once
-	while IFS='=' read -r k v; do saved[$k]=$v; done < "/tmp/compare-q.$d"
-	# the scheduler first (switching it resets nr_requests), nr_requests last
-	for k in $QATTRS; do
-		v=${saved[$k]:-}
-		[ -n "$v" ] || continue
-		qattr_read cur "$d" "$k"
-		[ "$cur" = "$v" ] && continue
-		echo "$v" > "/sys/block/$d/queue/$k" 2> /dev/null || true
+	local -A saved
+	queue_disks "$(disk_of "$1")"
+	for d in "${QUEUE_DISKS[@]}"; do
+		[ -f "/tmp/compare-q.$d" ] || continue
+		# builtins only (a profile switch ran 20 execs a device): read the saved values once
+		saved=()
+		while IFS='=' read -r k v; do saved[$k]=$v; done < "/tmp/compare-q.$d"
+		# the scheduler first (switching it resets nr_requests), nr_requests last
+		for k in $QATTRS; do
+			v=${saved[$k]:-}
+			[ -n "$v" ] || continue
+			qattr_read cur "$d" "$k"
+			[ "$cur" = "$v" ] && continue
+			echo "$v" > "/sys/block/$d/queue/$k" 2> /dev/null || true
+		done
 	done
 }
 apply_profile() { # TARGET PROFILE DEV...
@@ -130,6 +138,8 @@ LOADED_SHAPE='' # the shape (LUNs x MiB) of that load
 # the device library (tools/devices): ramlld for the load check, dev_scsi_disks for lio.sh
 # shellcheck source=tools/devices/ramlld.sh
 . "$top/tools/devices/ramlld.sh"
+# shellcheck source=tools/devices/queue.sh
+. "$top/tools/devices/queue.sh"
 
 setup_target() { # TARGET: its load when another is up, then its devices
 	local t=$1
